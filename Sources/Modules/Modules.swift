@@ -1,0 +1,1 @@
+// Feature modules for the demo app live here.

@@ -1,0 +1,123 @@
+/// The one error type Router throws: what went wrong (``code``), for which key, along which
+/// resolution path, and what to do about it.
+///
+/// It prints as a sentence:
+///
+/// ```text
+/// No router is registered for RoutableService<any Engine> (resolving Car → Engine).
+/// Hint: registered for the same protocol: RoutableService<any Engine>[tag: Diesel].
+/// ```
+public struct RouteError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is. New codes may be added in minor releases, so `switch` over
+    /// codes with a `default` case.
+    public let code: Code
+    /// The key that failed, as it reads in code, e.g. `RoutableService<any Engine>`.
+    public let key: String
+    /// The resolution path from the outermost lookup to the failing key, e.g. `["Car", "Engine"]`.
+    public let path: [String]
+    /// What happened, as one sentence, without the path and hint.
+    public let reason: String
+    /// What to do about it: registered candidates, the missing `construct…` call, and so on.
+    public let hint: String?
+    /// The error a factory threw, for ``Code/factoryFailed``.
+    public let underlyingError: (any Error)?
+
+    /// Makes an error. Router makes these itself; the initializer is public so that routers and
+    /// configurations written by users can report failures in the same shape.
+    ///
+    /// - Parameters:
+    ///   - code: The kind of failure.
+    ///   - key: The key that failed, as it reads in code.
+    ///   - path: The resolution path, outermost first.
+    ///   - reason: One sentence saying what happened.
+    ///   - hint: What to do about it.
+    ///   - underlyingError: The error that caused this one, if any.
+    public init(
+        _ code: Code, key: String, path: [String] = [], reason: String, hint: String? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
+        self.code = code
+        self.key = key
+        self.path = path
+        self.reason = reason
+        self.hint = hint
+        self.underlyingError = underlyingError
+    }
+
+    /// The whole message: the reason, the resolution path when it is longer than the key itself, and the hint.
+    public var description: String {
+        var text = reason
+        if path.count > 1 {
+            if text.hasSuffix(".") { text.removeLast() }
+            text += " (resolving \(path.joined(separator: " → ")))."
+        }
+        if let hint { text += " Hint: \(hint)" }
+        return text
+    }
+
+    func with(path newPath: [String]) -> RouteError {
+        RouteError(code, key: key, path: newPath, reason: reason, hint: hint, underlyingError: underlyingError)
+    }
+}
+
+extension RouteError {
+    /// The kind of a ``RouteError``. A struct around a private value, so that codes can be added
+    /// without breaking anyone's `switch`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Value: String, Sendable {
+            case unregisteredKey
+            case unknownIdentifier
+            case ambiguousRegistration
+            case destinationTypeMismatch
+            case invalidConfiguration
+            case factoryFailed
+            case registrationAfterSeal
+            case duplicateIdentifier
+            case circularDependency
+            case notSealed
+            case resolutionTooDeep
+            case validationFailed
+            case sealInProgress
+            case scopeClosed
+            case captiveDependency
+        }
+
+        private let value: Value
+        private init(_ value: Value) { self.value = value }
+
+        /// The code's name, e.g. `unregisteredKey`.
+        public var description: String { value.rawValue }
+
+        /// No router is registered for the key.
+        public static let unregisteredKey = Code(.unregisteredKey)
+        /// No router is registered under the string identifier.
+        public static let unknownIdentifier = Code(.unknownIdentifier)
+        /// Several routers serve the key and none is marked as the default.
+        public static let ambiguousRegistration = Code(.ambiguousRegistration)
+        /// A destination or configuration is not of the type the caller or the key asks for.
+        public static let destinationTypeMismatch = Code(.destinationTypeMismatch)
+        /// A required `construct…` call was not made; no destination was made.
+        public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// A factory, preparation or hook threw; ``RouteError/underlyingError`` holds what it threw.
+        public static let factoryFailed = Code(.factoryFailed)
+        /// A registration was attempted after the registry was sealed.
+        public static let registrationAfterSeal = Code(.registrationAfterSeal)
+        /// Two routers claim the same string identifier.
+        public static let duplicateIdentifier = Code(.duplicateIdentifier)
+        /// The dependencies form a cycle made only of initializer edges, which no order can build.
+        public static let circularDependency = Code(.circularDependency)
+        /// A lookup was made before the registry was sealed.
+        public static let notSealed = Code(.notSealed)
+        /// A resolution went deeper than the registry's depth limit.
+        public static let resolutionTooDeep = Code(.resolutionTooDeep)
+        /// Sealing found problems; ``RouteError/reason`` lists every one.
+        public static let validationFailed = Code(.validationFailed)
+        /// `seal()` was called while the registry was already sealing (from an eager singleton's factory).
+        public static let sealInProgress = Code(.sealInProgress)
+        /// A lookup used a custom scope that was closed.
+        public static let scopeClosed = Code(.scopeClosed)
+        /// A longer-lived instance would capture a shorter-lived one (a singleton depending on a graph- or
+        /// custom-scoped key).
+        public static let captiveDependency = Code(.captiveDependency)
+    }
+}

@@ -1,0 +1,75 @@
+/// The identity of a route key inside a registry: the protocol (or configuration) type, the key kind,
+/// and an optional qualifier. Two keys with equal identities reach the same routers.
+@usableFromInline
+struct KeyID: Hashable, Sendable {
+    /// Which namespace a key lives in; a service key and a module key for the same type are distinct.
+    @usableFromInline
+    enum Kind: UInt8, Sendable {
+        case service
+        case module
+    }
+
+    /// What narrows a key to one of several registrations for the same type.
+    @usableFromInline
+    enum Qualifier: Hashable, Sendable {
+        case none
+        case tag(ObjectIdentifier)
+        case name(String)
+    }
+
+    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let kind: Kind
+    @usableFromInline let qualifier: Qualifier
+
+    @inlinable
+    init(type: ObjectIdentifier, kind: Kind, qualifier: Qualifier = .none) {
+        self.type = type
+        self.kind = kind
+        self.qualifier = qualifier
+    }
+
+    /// A cheap, well-mixed hash for the sealed table (no SipHash on the lookup path).
+    @inlinable
+    var fastHash: Int {
+        var bits = UInt(bitPattern: type.hashValue) &+ UInt(kind.rawValue)
+        switch qualifier {
+        case .none: break
+        case .tag(let tag): bits ^= UInt(bitPattern: tag.hashValue) &* 0x9E37_79B9
+        case .name(let name): bits ^= UInt(bitPattern: name.hashValue)
+        }
+        bits = (bits ^ (bits >> 29)) &* 0xBF58_476D_1CE4_E5B9
+        return Int(bitPattern: bits ^ (bits >> 32))
+    }
+}
+
+/// A key's readable parts, kept for messages only (never touched on the lookup path).
+struct KeyDescription: Sendable, Hashable {
+    /// The full key as a user would write it, e.g. `RoutableService<any Engine>[tag: Diesel]`.
+    var full: String
+    /// The short name used in resolution paths, e.g. `Engine`.
+    var short: String
+}
+
+/// Readable type names for messages: `any Engine` reads as `Engine` in a path.
+enum TypeName {
+    static func of(_ type: Any.Type) -> String {
+        String(describing: type)
+    }
+
+    static func short(_ type: Any.Type) -> String {
+        var name = String(describing: type)
+        if name.hasPrefix("any ") { name.removeFirst(4) }
+        if name.hasPrefix("(any ") && name.hasSuffix(")") {
+            name = String(name.dropFirst(5).dropLast())
+        }
+        return name
+    }
+
+    static func qualifierSuffix(_ qualifier: KeyID.Qualifier, tagName: String?) -> String {
+        switch qualifier {
+        case .none: return ""
+        case .tag: return "[tag: \(tagName ?? "?")]"
+        case .name(let name): return "[\"\(name)\"]"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// The key for a service looked up by the protocol it serves.
+///
+/// A protocol becomes routable when you declare it, in a constrained extension that gives the key a
+/// static member. Only declared protocols have such a member, so a key for an undeclared protocol does
+/// not compile:
+///
+/// ```swift
+/// protocol Engine: AnyObject { var horsepower: Int { get } }
+///
+/// extension RoutableService where Destination == any Engine {
+///     static var engine: Self { Self(declaring: (any Engine).self) }
+/// }
+///
+/// let engine = try registry.makeDestination(to: .engine)   // any Engine
+/// ```
+///
+/// `init(declaring:)` is the declaration itself: call it only inside such an extension.
+public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConvertible {
+    @usableFromInline let id: KeyID
+    @usableFromInline let tagName: String?
+
+    /// Declares `destination` routable and makes its key. Call it only inside the declaring extension.
+    ///
+    /// - Parameter destination: The protocol the key serves, written as `(any Engine).self`.
+    @inlinable
+    public init(declaring destination: Destination.Type) {
+        self.id = KeyID(type: ObjectIdentifier(destination), kind: .service)
+        self.tagName = nil
+    }
+
+    @inlinable
+    init(id: KeyID, tagName: String?) {
+        self.id = id
+        self.tagName = tagName
+    }
+
+    /// The same key narrowed to registrations that carry the tag type `tag`.
+    ///
+    /// Tags are types, so a misspelt tag does not compile: `enum Diesel {}`, then `.engine.tagged(Diesel.self)`.
+    /// - Parameter tag: Any type used as a marker.
+    /// - Returns: A key that reaches only the registrations made with the same tag.
+    @inlinable
+    public func tagged<Tag>(_ tag: Tag.Type) -> Self {
+        Self(
+            id: KeyID(type: id.type, kind: .service, qualifier: .tag(ObjectIdentifier(tag))),
+            tagName: String(describing: tag))
+    }
+
+    /// The same key narrowed to registrations made under the string `name` (for migration from Swinject).
+    ///
+    /// Prefer ``tagged(_:)``: a tag type cannot be misspelt.
+    /// - Parameter name: The registration name.
+    /// - Returns: A key that reaches only the registrations made with the same name.
+    @inlinable
+    public func named(_ name: String) -> Self {
+        Self(id: KeyID(type: id.type, kind: .service, qualifier: .name(name)), tagName: nil)
+    }
+
+    /// The key as it reads in messages, for example `RoutableService<any Engine>[tag: Diesel]`.
+    public var description: String { keyDescription.full }
+
+    var keyDescription: KeyDescription {
+        let suffix = TypeName.qualifierSuffix(id.qualifier, tagName: tagName)
+        return KeyDescription(
+            full: "RoutableService<\(TypeName.of(Destination.self))>\(suffix)",
+            short: TypeName.short(Destination.self) + suffix)
+    }
+
+    /// Keys are equal when they reach the same registrations.
+    /// - Parameters:
+    ///   - lhs: A key.
+    ///   - rhs: Another key.
+    /// - Returns: Whether both keys have the same protocol and qualifier.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+
+    /// Hashes the key's identity.
+    /// - Parameter hasher: The hasher to feed.
+    @inlinable
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}

@@ -1,0 +1,95 @@
+/// One registration, as the sealed registry holds it. Immutable once made.
+@usableFromInline
+class AnyEntry: @unchecked Sendable {
+    // @unchecked: every stored property is a `let` set in the initializer (the subclass's too), and the
+    // shared cells it points to synchronise themselves.
+    let id: KeyID
+    let key: KeyDescription
+    let scope: Scope
+    let order: Int
+    let dependencies: [RouteDependency]
+    let identifier: String?
+    let isDefault: Bool
+    let destinationType: String
+    let owner: String
+    /// For module entries: whether a fresh configuration adopts the key's configuration protocol.
+    let configurationConforms: (@Sendable () -> Bool)?
+    /// Whether made objects need a preparation step after the factory (injections or a finish hook).
+    @usableFromInline let needsPreparation: Bool
+
+    init(
+        id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
+        identifier: String?, isDefault: Bool, destinationType: String, owner: String, needsPreparation: Bool,
+        configurationConforms: (@Sendable () -> Bool)?
+    ) {
+        self.id = id
+        self.key = key
+        self.scope = scope
+        self.order = order
+        self.dependencies = dependencies
+        self.identifier = identifier
+        self.isDefault = isDefault
+        self.destinationType = destinationType
+        self.owner = owner
+        self.needsPreparation = needsPreparation
+        self.configurationConforms = configurationConforms
+    }
+
+    /// Builds a destination whose type the caller does not know statically (identifier lookups,
+    /// eager singletons at sealing).
+    func buildErased(_ resolver: inout Resolver) throws -> Any {
+        throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
+    }
+
+    /// Makes the configuration object for module entries; nil for plain services.
+    func makeConfigurationObject() -> AnyObject? { nil }
+
+    /// For module entries: whether a configuration object can be offered to callers as `type`.
+    func configurationType() -> String? { nil }
+}
+
+/// A registration whose destination is statically `Destination`.
+@usableFromInline
+final class Entry<Destination>: AnyEntry, @unchecked Sendable {
+    // @unchecked: see AnyEntry; all stored properties are immutable or self-synchronising.
+    @usableFromInline let factory: @Sendable (inout Resolver) throws -> Destination
+    let injections: [Injection<Destination>]
+    let didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?
+    let makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
+    let configurationName: String?
+    @usableFromInline let singleton: SharedCell<Destination>?
+    let weakCell: WeakCell?
+
+    init(
+        id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
+        identifier: String?, isDefault: Bool, owner: String,
+        injections: [Injection<Destination>],
+        didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?,
+        makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? = nil,
+        configurationName: String? = nil,
+        configurationConforms: (@Sendable () -> Bool)? = nil,
+        factory: @escaping @Sendable (inout Resolver) throws -> Destination
+    ) {
+        self.factory = factory
+        self.injections = injections
+        self.didFinish = didFinish
+        self.makeConfiguration = makeConfiguration
+        self.configurationName = configurationName
+        let kind = scope.kind
+        self.singleton = (kind == .singleton || kind == .eagerSingleton) ? SharedCell() : nil
+        self.weakCell = kind == .weakSingleton ? WeakCell() : nil
+        let declared = dependencies + injections.compactMap(\.dependency)
+        super.init(
+            id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
+            isDefault: isDefault, destinationType: TypeName.of(Destination.self), owner: owner,
+            needsPreparation: !injections.isEmpty || didFinish != nil, configurationConforms: configurationConforms)
+    }
+
+    override func buildErased(_ resolver: inout Resolver) throws -> Any {
+        try resolver.buildTopLevel(self, configuration: nil)
+    }
+
+    override func makeConfigurationObject() -> AnyObject? { makeConfiguration?() }
+
+    override func configurationType() -> String? { configurationName }
+}

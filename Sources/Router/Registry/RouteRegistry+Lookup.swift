@@ -1,0 +1,135 @@
+extension RouteRegistry {
+    /// Makes the destination of a service key.
+    ///
+    /// - Parameter key: The key, e.g. `.engine`.
+    /// - Returns: The destination, typed as the key's protocol, fully prepared.
+    /// - Throws: ``RouteError``: the registry is not sealed, the key is unregistered or ambiguous, a
+    ///   factory or preparation failed, or an initializer-only cycle was found.
+    public func makeDestination<Destination>(to key: RoutableService<Destination>) throws -> Destination {
+        do {
+            var resolver = Resolver(table: try table())
+            return try resolver.buildTopLevel(try resolver.entry(for: key), configuration: nil)
+        } catch {
+            throw report(error)
+        }
+    }
+
+    /// Makes the destination of a service key and runs the caller's preparation on it.
+    ///
+    /// The order is the caller's `preparation`, then the registration's injections and `prepare` hook
+    /// (which can see what the caller set and skip it), then its `didFinishPrepare` hook.
+    /// - Parameters:
+    ///   - key: The key, e.g. `.engine`.
+    ///   - preparation: The caller's property and method injection.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``; an error thrown by `preparation` is wrapped as ``RouteError/Code/factoryFailed``.
+    public func makeDestination<Destination>(
+        to key: RoutableService<Destination>, preparation: (Destination) throws -> Void
+    ) throws -> Destination {
+        do {
+            var resolver = Resolver(table: try table())
+            return try resolver.buildTopLevel(
+                try resolver.entry(for: key), configuration: nil, preparation: preparation)
+        } catch {
+            throw report(error)
+        }
+    }
+
+    /// Makes the destination of a module key, configured first.
+    ///
+    /// ```swift
+    /// let cart = try registry.makeDestination(to: .cart) { config in
+    ///     config.constructCart(owner: "ann")
+    ///     config.successHandler = { cart in print("made", cart) }
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - key: The module key.
+    ///   - configuring: Sets the module up: `construct…` calls, handlers.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``; ``RouteError/Code/invalidConfiguration`` when a required `construct…`
+    ///   call was not made, in which case no destination is made.
+    public func makeDestination<Configuration, Destination>(
+        to key: RoutableServiceModule<Configuration, Destination>,
+        configuring: (Configuration) throws -> Void
+    ) throws -> Destination {
+        do {
+            var resolver = Resolver(table: try table())
+            let entry = try resolver.moduleEntry(for: key)
+            let configuration = try resolver.configure(entry, as: Configuration.self, configuring)
+            return try resolver.buildTopLevel(entry, configuration: configuration)
+        } catch {
+            throw report(error)
+        }
+    }
+
+    /// Makes the destination of a service key, or returns nil when no router is registered for it.
+    ///
+    /// Only a missing registration gives nil; every other failure still throws.
+    /// - Parameter key: The key.
+    /// - Returns: The destination, or nil.
+    /// - Throws: ``RouteError`` for every failure other than a missing registration.
+    public func makeDestinationIfRegistered<Destination>(
+        to key: RoutableService<Destination>
+    ) throws -> Destination? {
+        guard try table().hasRegistration(key.id) else { return nil }
+        return try makeDestination(to: key)
+    }
+
+    /// Makes one destination per registration of `key`, in registration order (a parent's first), all
+    /// in one lookup, so graph-scoped dependencies are shared among them.
+    /// - Parameter key: The key.
+    /// - Returns: The destinations; empty when none is registered.
+    /// - Throws: ``RouteError`` when a factory fails.
+    public func makeDestinations<Destination>(to key: RoutableService<Destination>) throws -> [Destination] {
+        do {
+            var resolver = Resolver(table: try table())
+            let made = try resolver.resolveAll(key)
+            try resolver.drain(from: 0)
+            return made
+        } catch {
+            throw report(error)
+        }
+    }
+
+    /// Makes the destination registered under a string identifier, checked against the type you ask for.
+    ///
+    /// ```swift
+    /// let screen = try registry.makeDestination(identifier: "settings/profile", as: (any Screen).self)
+    /// ```
+    /// - Parameters:
+    ///   - identifier: The identifier given at registration.
+    ///   - type: The type the destination must have.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError``: ``RouteError/Code/unknownIdentifier``, or
+    ///   ``RouteError/Code/destinationTypeMismatch`` naming both types.
+    public func makeDestination<Destination>(
+        identifier: String, as type: Destination.Type = Destination.self
+    ) throws -> Destination {
+        do {
+            let table = try table()
+            guard let entry = table.entry(identifier: identifier) else {
+                let known = table.allIdentifiers
+                let hint =
+                    known.isEmpty
+                    ? "No identifiers are registered; pass identifier: to register(…)."
+                    : "Known identifiers: \(known.prefix(8).map { "\"\($0)\"" }.joined(separator: ", "))."
+                throw RouteError(
+                    .unknownIdentifier, key: "\"\(identifier)\"",
+                    reason: "No router is registered for the identifier \"\(identifier)\".", hint: hint)
+            }
+            var resolver = Resolver(table: table)
+            let made = try entry.buildErased(&resolver)
+            guard let typed = made as? Destination else {
+                throw RouteError(
+                    .destinationTypeMismatch, key: "\"\(identifier)\"",
+                    reason:
+                        "The destination for \"\(identifier)\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
+                    hint: "It is registered as \(entry.key.full); ask for that protocol.")
+            }
+            return typed
+        } catch {
+            throw report(error)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+extension RouteRegistry {
+    /// Registers a factory for a service key.
+    ///
+    /// ```swift
+    /// try registry.register(.car, scope: .graph, injections: [.property(\.radio, .radio)]) { r in
+    ///     CarImpl(engine: try r.resolve(.engine))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - scope: How long instances live (default ``Scope/transient``).
+    ///   - identifier: A string under which the destination can also be looked up, e.g. `"settings/profile"`.
+    ///   - isDefault: Whether a single lookup picks this registration when the key has several.
+    ///   - dependencies: Keys the factory resolves, declared for validation and graph export.
+    ///   - injections: Property and method injections, run after creation in this order.
+    ///   - prepare: The router's preparation hook, run after `injections`; it sees what the caller's
+    ///     preparation already set.
+    ///   - didFinishPrepare: Runs once every preparation of the destination has run.
+    ///   - factory: Makes the destination; looks dependencies up through the resolver.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func register<Destination>(
+        _ key: RoutableService<Destination>,
+        scope: Scope = .transient,
+        identifier: String? = nil,
+        isDefault: Bool = false,
+        dependencies: [RouteDependency] = [],
+        injections: [Injection<Destination>] = [],
+        prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        factory: @escaping @Sendable (inout Resolver) throws -> Destination
+    ) throws {
+        let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
+        try add { order, owner in
+            Entry(
+                id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
+                identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
+                didFinish: didFinishPrepare, factory: factory)
+        }
+    }
+
+    /// Registers a module: a configuration class whose `construct…` calls the caller makes first, and a
+    /// factory that makes the destination from it.
+    ///
+    /// ```swift
+    /// try registry.register(.cart, configuration: CartConfiguration.init) { config, r in
+    ///     CartImpl(owner: try config.require(config.owner, setBy: "constructCart(owner:)"))
+    /// }
+    /// ```
+    ///
+    /// Sealing checks that the configuration class adopts the key's configuration protocol.
+    /// - Parameters:
+    ///   - key: The module key.
+    ///   - configuration: Makes a fresh configuration for each lookup.
+    ///   - scope: How long instances live (default ``Scope/transient``). A shared instance is configured
+    ///     by the lookup that builds it.
+    ///   - identifier: A string under which the module can also be looked up (with its default configuration).
+    ///   - isDefault: Whether a single lookup picks this registration when the key has several.
+    ///   - dependencies: Keys the factory resolves, declared for validation and graph export.
+    ///   - injections: Property and method injections, run after creation in this order.
+    ///   - prepare: The router's preparation hook, run after `injections`.
+    ///   - didFinishPrepare: Runs once every preparation of the destination has run.
+    ///   - factory: Makes the destination from the configuration.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func register<Configuration, Destination, Config: ModuleConfiguration<Destination>>(
+        _ key: RoutableServiceModule<Configuration, Destination>,
+        configuration: @escaping @Sendable () -> Config,
+        scope: Scope = .transient,
+        identifier: String? = nil,
+        isDefault: Bool = false,
+        dependencies: [RouteDependency] = [],
+        injections: [Injection<Destination>] = [],
+        prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        factory: @escaping @Sendable (Config, inout Resolver) throws -> Destination
+    ) throws {
+        let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
+        let keyName = key.keyDescription.full
+        try add { order, owner in
+            Entry(
+                id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
+                identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
+                didFinish: didFinishPrepare, makeConfiguration: configuration,
+                configurationName: TypeName.of(Configuration.self),
+                configurationConforms: { configuration() is Configuration }
+            ) { resolver in
+                let given = resolver.input
+                resolver.input = nil
+                guard let config = (given ?? configuration()) as? Config else {
+                    throw RouteError(
+                        .destinationTypeMismatch, key: keyName,
+                        reason: "The configuration given to \(keyName) is not a \(TypeName.of(Config.self)).")
+                }
+                return try factory(config, &resolver)
+            }
+        }
+    }
+}

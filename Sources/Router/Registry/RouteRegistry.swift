@@ -1,0 +1,206 @@
+import Synchronization
+
+/// Holds every router of an application and makes destinations by protocol key.
+///
+/// A registry has two phases. While it is open, modules register routers. ``seal()`` then validates
+/// the whole set, reports every problem at once, builds eager singletons and publishes an immutable
+/// lookup table: from then on lookups take no lock and may come from any number of threads, and
+/// registering is an error.
+///
+/// ```swift
+/// let registry = try RouteRegistry(modules: [EngineModule(), CarModule()])
+/// let car = try registry.makeDestination(to: .car)
+/// ```
+public final class RouteRegistry: Sendable {
+    struct Assembly {
+        var entries: [AnyEntry] = []
+        var loadedModules: [ObjectIdentifier: String] = [:]
+        var requirements: [(module: String, required: any RouteModule.Type)] = []
+        var currentModule: String?
+    }
+
+    private enum Phase: UInt8 {
+        case open, sealing, sealed
+    }
+
+    /// The registry whose routers this one inherits; its own registrations take precedence.
+    public let parent: RouteRegistry?
+    /// The deepest chain of nested lookups one lookup may make before it fails with
+    /// ``RouteError/Code/resolutionTooDeep`` (an initializer-only cycle fails as
+    /// ``RouteError/Code/circularDependency`` instead).
+    public let maxDepth: Int
+
+    private let assembly = Mutex(Assembly())
+    private let phase = Atomic<UInt8>(Phase.open.rawValue)
+    // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
+    @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable?
+    private let errorHandlerStorage = Mutex<(@Sendable (RouteError) -> Void)?>(nil)
+
+    /// Makes an empty, open registry.
+    ///
+    /// - Parameters:
+    ///   - parent: A sealed registry whose routers this one inherits and may override.
+    ///   - maxDepth: The deepest chain of nested lookups allowed (default 1,000).
+    public init(parent: RouteRegistry? = nil, maxDepth: Int = 1_000) {
+        self.parent = parent
+        self.maxDepth = max(1, maxDepth)
+    }
+
+    /// Makes a registry from modules and seals it.
+    ///
+    /// - Parameters:
+    ///   - modules: The modules to load, in order.
+    ///   - parent: A sealed registry whose routers this one inherits and may override.
+    ///   - maxDepth: The deepest chain of nested lookups allowed (default 1,000).
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/validationFailed`` listing every problem found.
+    public convenience init(modules: [any RouteModule], parent: RouteRegistry? = nil, maxDepth: Int = 1_000) throws {
+        self.init(parent: parent, maxDepth: maxDepth)
+        for module in modules { try load(module) }
+        try seal()
+    }
+
+    /// Whether ``seal()`` has completed.
+    public var isSealed: Bool { phase.load(ordering: .acquiring) == Phase.sealed.rawValue }
+
+    /// A handler that sees every error a top-level lookup throws, for logging or analytics. It is
+    /// called before the error is thrown to the caller.
+    public var errorHandler: (@Sendable (RouteError) -> Void)? {
+        get { errorHandlerStorage.withLock { $0 } }
+        set { errorHandlerStorage.withLock { $0 = newValue } }
+    }
+
+    // MARK: Assembly
+
+    /// Registers a module's routers; the registrations are attributed to the module in messages.
+    ///
+    /// - Parameter module: The module to load.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func load(_ module: some RouteModule) throws {
+        let name = TypeName.of(type(of: module))
+        try ensureOpen(key: name)
+        assembly.withLock { assembly in
+            assembly.loadedModules[ObjectIdentifier(type(of: module))] = name
+            for required in module.requiredModules {
+                assembly.requirements.append((name, required))
+            }
+            assembly.currentModule = name
+        }
+        defer { assembly.withLock { $0.currentModule = nil } }
+        try module.register(in: self)
+    }
+
+    func add(_ make: (_ order: Int, _ owner: String) -> AnyEntry) throws {
+        let phaseNow = phase.load(ordering: .acquiring)
+        var rejected: AnyEntry?
+        assembly.withLock { assembly in
+            let entry = make(assembly.entries.count, assembly.currentModule ?? "RouteRegistry")
+            if phaseNow != Phase.open.rawValue {
+                rejected = entry
+            } else {
+                assembly.entries.append(entry)
+            }
+        }
+        if let rejected {
+            throw RouteError(
+                .registrationAfterSeal, key: rejected.key.full,
+                reason: "Cannot register \(rejected.key.full): the registry is already sealed.",
+                hint: "Register every router in a RouteModule before seal(), or use a child registry.")
+        }
+    }
+
+    private func ensureOpen(key: String) throws {
+        if phase.load(ordering: .acquiring) != Phase.open.rawValue {
+            throw RouteError(
+                .registrationAfterSeal, key: key, reason: "Cannot load \(key): the registry is already sealed.",
+                hint: "Load every module before seal(), or use a child registry.")
+        }
+    }
+
+    // MARK: Sealing
+
+    /// Validates the registrations, builds eager singletons and makes the registry read-only.
+    ///
+    /// Sealing a sealed registry does nothing. When validation finds problems, the registry stays open
+    /// so they can be fixed, and the error lists every one.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/validationFailed``, or
+    ///   ``RouteError/Code/sealInProgress`` when called from a factory that runs during sealing.
+    public func seal() throws {
+        let (exchanged, original) = phase.compareExchange(
+            expected: Phase.open.rawValue, desired: Phase.sealing.rawValue, ordering: .acquiringAndReleasing)
+        if !exchanged {
+            if original == Phase.sealed.rawValue { return }
+            throw RouteError(
+                .sealInProgress, key: "RouteRegistry",
+                reason: "seal() was called while the registry was already sealing.",
+                hint: "Do not seal from an eager singleton's factory; the registry seals once.")
+        }
+        let table: SealedTable
+        let report: ValidationReport
+        do {
+            (table, report) = try makeTable()
+        } catch {
+            phase.store(Phase.open.rawValue, ordering: .releasing)
+            throw error
+        }
+        if !report.isValid {
+            phase.store(Phase.open.rawValue, ordering: .releasing)
+            throw RouteError(
+                .validationFailed, key: "RouteRegistry",
+                reason: "Sealing found \(report.description)")
+        }
+        do {
+            try buildEagerSingletons(in: table)
+        } catch {
+            phase.store(Phase.open.rawValue, ordering: .releasing)
+            throw error
+        }
+        sealedTable = table
+        phase.store(Phase.sealed.rawValue, ordering: .releasing)
+    }
+
+    /// Checks the registrations without sealing: every problem sealing would report.
+    /// - Returns: The report; ``ValidationReport/isValid`` is true when sealing would succeed.
+    /// - Throws: ``RouteError`` when the parent registry is not sealed.
+    public func validate() throws -> ValidationReport {
+        if isSealed, let table = sealedTable { return Validator(table: table, assembly: nil).report() }
+        return try makeTable().1
+    }
+
+    private func makeTable() throws -> (table: SealedTable, report: ValidationReport) {
+        var parentTable: SealedTable?
+        if let parent {
+            guard let table = parent.sealedTable, parent.isSealed else {
+                throw RouteError(
+                    .notSealed, key: "RouteRegistry", reason: "The parent registry is not sealed.",
+                    hint: "Seal the parent before making or sealing a child registry.")
+            }
+            parentTable = table
+        }
+        let snapshot = assembly.withLock { $0 }
+        let table = SealedTable(entries: snapshot.entries, parent: parentTable, maxDepth: maxDepth)
+        return (table, Validator(table: table, assembly: snapshot).report())
+    }
+
+    private func buildEagerSingletons(in table: SealedTable) throws {
+        for entry in table.entries where entry.scope.kind == .eagerSingleton {
+            var resolver = Resolver(table: table)
+            _ = try entry.buildErased(&resolver)
+        }
+    }
+
+    // MARK: Lookup plumbing
+
+    @usableFromInline
+    func table() throws -> SealedTable {
+        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable { return table }
+        throw RouteError(
+            .notSealed, key: "RouteRegistry", reason: "The registry is not sealed yet, so it cannot make destinations.",
+            hint: "Call seal() after loading every module, or make the registry with RouteRegistry(modules:).")
+    }
+
+    @usableFromInline
+    func report(_ error: any Error) -> any Error {
+        if let routeError = error as? RouteError, let handler = errorHandler { handler(routeError) }
+        return error
+    }
+}

@@ -1,0 +1,164 @@
+/// Finds every problem in a set of registrations before anything is built.
+struct Validator {
+    let table: SealedTable
+    let assembly: RouteRegistry.Assembly?
+
+    func report() -> ValidationReport {
+        var problems: [RouteError] = []
+        problems += duplicateIdentifiers()
+        problems += configurationMismatches()
+        problems += ambiguousDefaults()
+        problems += declaredDependencyProblems()
+        problems += initializerCycles()
+        problems += captiveDependencies()
+        problems += missingModules()
+        return ValidationReport(problems: problems)
+    }
+
+    private func duplicateIdentifiers() -> [RouteError] {
+        var owners: [String: [AnyEntry]] = [:]
+        var order: [String] = []
+        for entry in table.entries {
+            guard let identifier = entry.identifier else { continue }
+            if owners[identifier] == nil { order.append(identifier) }
+            owners[identifier, default: []].append(entry)
+        }
+        return order.compactMap { identifier in
+            guard let entries = owners[identifier], entries.count > 1 else { return nil }
+            let names = entries.map { "\($0.key.full) from \($0.owner)" }.joined(separator: " and ")
+            return RouteError(
+                .duplicateIdentifier, key: "\"\(identifier)\"",
+                reason: "The identifier \"\(identifier)\" is registered \(entries.count) times: \(names).",
+                hint: "Give each router its own identifier.")
+        }
+    }
+
+    private func configurationMismatches() -> [RouteError] {
+        table.entries.compactMap { entry in
+            guard let conforms = entry.configurationConforms, !conforms() else { return nil }
+            let made = entry.makeConfigurationObject().map { TypeName.of(type(of: $0)) } ?? "?"
+            return RouteError(
+                .destinationTypeMismatch, key: entry.key.full,
+                reason:
+                    "The configuration \(made) registered for \(entry.key.full) does not conform to \(entry.configurationType() ?? "its protocol").",
+                hint: "Make \(made) adopt the configuration protocol.")
+        }
+    }
+
+    private func ambiguousDefaults() -> [RouteError] {
+        table.buckets.compactMap { bucket in
+            let defaults = bucket.all.filter(\.isDefault)
+            guard defaults.count > 1 else { return nil }
+            let names = defaults.map { "\($0.destinationType) from \($0.owner)" }.joined(separator: ", ")
+            return RouteError(
+                .ambiguousRegistration, key: bucket.id == bucket.all[0].id ? bucket.all[0].key.full : "?",
+                reason: "\(bucket.all[0].key.full) has \(defaults.count) registrations marked as the default: \(names).",
+                hint: "Mark exactly one as the default.")
+        }
+    }
+
+    private func declaredDependencyProblems() -> [RouteError] {
+        var problems: [RouteError] = []
+        for entry in table.entries {
+            for dependency in entry.dependencies where dependency.kind != .many {
+                let candidates = table.allEntries(for: dependency.id)
+                if candidates.isEmpty {
+                    problems.append(
+                        RouteError(
+                            .unregisteredKey, key: dependency.key.full, path: [entry.key.short, dependency.key.short],
+                            reason:
+                                "\(entry.key.full) from \(entry.owner) depends on \(dependency.key.full), which has no router.",
+                            hint: "Register \(dependency.key.full), or load the module that does."))
+                } else if table.primary(dependency.id) == nil {
+                    problems.append(
+                        RouteError(
+                            .ambiguousRegistration, key: dependency.key.full,
+                            path: [entry.key.short, dependency.key.short],
+                            reason:
+                                "\(entry.key.full) depends on \(dependency.key.full), which has \(candidates.count) registrations and no default.",
+                            hint: "Mark one with isDefault: true, or depend on a tagged key."))
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Cycles made only of declared initializer edges: no order of construction can build them.
+    private func initializerCycles() -> [RouteError] {
+        var problems: [RouteError] = []
+        var reported: Set<[ObjectIdentifier]> = []
+        var state: [ObjectIdentifier: Int] = [:]  // 1 visiting, 2 done
+        var stack: [AnyEntry] = []
+
+        func visit(_ entry: AnyEntry) {
+            let id = ObjectIdentifier(entry)
+            state[id] = 1
+            stack.append(entry)
+            for dependency in entry.dependencies where dependency.kind == .initializer {
+                guard let next = table.primary(dependency.id) else { continue }
+                let nextID = ObjectIdentifier(next)
+                if state[nextID] == 1, let start = stack.lastIndex(where: { $0 === next }) {
+                    let members = Array(stack[start...])
+                    let ids = members.map { ObjectIdentifier($0) }
+                    let rotation = ids.indices.min { ids[$0].hashValue < ids[$1].hashValue } ?? 0
+                    let canonical = Array(ids[rotation...] + ids[..<rotation])
+                    if reported.insert(canonical).inserted {
+                        let names = members.map(\.key.short) + [next.key.short]
+                        problems.append(
+                            RouteError(
+                                .circularDependency, key: next.key.full, path: names,
+                                reason:
+                                    "Circular dependency: \(names.joined(separator: " → ")) is made only of initializer dependencies, so none of them can be built.",
+                                hint:
+                                    "Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider."
+                            ))
+                    }
+                } else if state[nextID] == nil {
+                    visit(next)
+                }
+            }
+            stack.removeLast()
+            state[id] = 2
+        }
+
+        for entry in table.entries where state[ObjectIdentifier(entry)] == nil {
+            visit(entry)
+        }
+        return problems
+    }
+
+    /// A longer-lived instance that depends on a graph- or custom-scoped one would keep a stale copy.
+    private func captiveDependencies() -> [RouteError] {
+        var problems: [RouteError] = []
+        for entry in table.entries where entry.scope.isShared {
+            for dependency in entry.dependencies where dependency.kind == .initializer || dependency.kind == .property {
+                guard let target = table.primary(dependency.id) else { continue }
+                let kind = target.scope.kind
+                guard kind == .graph || kind == .custom, target.scope.lifetimeRank < entry.scope.lifetimeRank else {
+                    continue
+                }
+                problems.append(
+                    RouteError(
+                        .captiveDependency, key: entry.key.full, path: [entry.key.short, target.key.short],
+                        reason:
+                            "\(entry.key.full) is a \(entry.scope) but depends on \(target.key.full), which is \(target.scope): it would keep one \(target.key.short) for longer than that scope lasts.",
+                        hint:
+                            "Give \(entry.key.short) a scope no longer than \(target.scope), or depend on a Provider of \(target.key.short)."
+                    ))
+            }
+        }
+        return problems
+    }
+
+    private func missingModules() -> [RouteError] {
+        guard let assembly else { return [] }
+        return assembly.requirements.compactMap { requirement in
+            if assembly.loadedModules[ObjectIdentifier(requirement.required)] != nil { return nil }
+            let name = TypeName.of(requirement.required)
+            return RouteError(
+                .unregisteredKey, key: name,
+                reason: "\(requirement.module) requires the module \(name), which was not loaded.",
+                hint: "Load \(name) before sealing.")
+        }
+    }
+}

@@ -1,0 +1,417 @@
+/// Looks up dependencies from inside a factory or a preparation.
+///
+/// A factory receives the resolver `inout`, so it can neither escape nor outlive the lookup it belongs
+/// to. Everything one top-level lookup builds shares it: graph-scoped instances, the path printed in
+/// errors, and the cycle detection.
+///
+/// ```swift
+/// try registry.register(.car) { r in
+///     CarImpl(engine: try r.resolve(.engine), wheels: try r.resolveAll(.wheel))
+/// }
+/// ```
+public struct Resolver: ~Copyable {
+    @usableFromInline let table: SealedTable
+    @usableFromInline var graph: ResolutionGraph?
+    /// The node of the object being built or prepared, -1 when none is recorded.
+    @usableFromInline var current: Int32 = -1
+    /// The registration whose factory is running at the innermost level, before any graph exists.
+    @usableFromInline unowned(unsafe) var building: AnyEntry?
+    @usableFromInline var depth = 0
+    /// Greater than zero while a preparation (property injection) runs.
+    @usableFromInline var injecting = 0
+    /// The configuration handed to the next module factory.
+    var input: AnyObject?
+
+    @usableFromInline
+    init(table: SealedTable) {
+        self.table = table
+    }
+
+    // MARK: Public lookups
+
+    /// Resolves the destination of `key`.
+    ///
+    /// - Parameter key: The key to resolve.
+    /// - Returns: The destination, made or shared according to its scope.
+    /// - Throws: ``RouteError``: the key is unregistered or ambiguous, a factory failed, or the
+    ///   dependencies form an initializer-only cycle.
+    public mutating func resolve<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
+        try build(entry(for: key))
+    }
+
+    /// Resolves the destination of `key`, then runs `preparation` on it before the registration's own
+    /// preparation runs.
+    ///
+    /// - Parameters:
+    ///   - key: The key to resolve.
+    ///   - preparation: The caller's property and method injection.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError``, as ``resolve(_:)``; an error thrown by `preparation` is wrapped as
+    ///   ``RouteError/Code/factoryFailed``.
+    public mutating func resolve<Destination>(
+        _ key: RoutableService<Destination>, preparation: (Destination) throws -> Void
+    ) throws -> Destination {
+        let entry = try entry(for: key)
+        let made = try build(entry)
+        try runCallerPreparation(made, entry, preparation)
+        return made
+    }
+
+    /// Resolves the destination of `key`, or returns nil when no router is registered for it.
+    ///
+    /// Only a missing registration gives nil: a registered key whose factory fails still throws.
+    /// - Parameter key: The key to resolve.
+    /// - Returns: The destination, or nil.
+    /// - Throws: ``RouteError`` for every failure other than a missing registration.
+    public mutating func resolveIfRegistered<Destination>(
+        _ key: RoutableService<Destination>
+    ) throws -> Destination? {
+        guard table.hasRegistration(key.id) else { return nil }
+        return try resolve(key)
+    }
+
+    /// Resolves every registration of `key`, in registration order (a parent registry's first).
+    ///
+    /// - Parameter key: The key to resolve; its tag or name, if any, narrows the set.
+    /// - Returns: One destination per registration; empty when none is registered.
+    /// - Throws: ``RouteError`` when one of the factories fails.
+    public mutating func resolveAll<Destination>(_ key: RoutableService<Destination>) throws -> [Destination] {
+        try table.allEntries(for: key.id).map { try build(unsafeDowncast($0, to: Entry<Destination>.self)) }
+    }
+
+    /// Makes the destination of a module, configured by `configuring` before it is made.
+    ///
+    /// - Parameters:
+    ///   - key: The module key.
+    ///   - configuring: Sets the module up, typically with a `construct…` call.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError``; ``RouteError/Code/invalidConfiguration`` when a required `construct…`
+    ///   call was not made.
+    public mutating func makeDestination<Configuration, Destination>(
+        to key: RoutableServiceModule<Configuration, Destination>,
+        configuring: (Configuration) throws -> Void
+    ) throws -> Destination {
+        let entry: Entry<Destination> = try moduleEntry(for: key)
+        let configuration = try configure(entry, as: Configuration.self, configuring)
+        input = configuration
+        defer { input = nil }
+        return try build(entry)
+    }
+
+    // MARK: Entry lookup
+
+    @usableFromInline
+    mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
+        guard let found = table.primary(key.id) else {
+            throw table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
+        }
+        // Sound: the table files an Entry<D> only under keys made from RoutableService<D>.
+        return unsafeDowncast(found, to: Entry<Destination>.self)
+    }
+
+    mutating func moduleEntry<C, D>(for key: RoutableServiceModule<C, D>) throws -> Entry<D> {
+        guard let found = table.primary(key.id) else {
+            throw table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
+        }
+        guard let typed = found as? Entry<D> else {
+            throw RouteError(
+                .destinationTypeMismatch, key: key.keyDescription.full, path: pathTo(key.keyDescription.short),
+                reason: "The module \(key.keyDescription.full) makes \(found.destinationType), not \(TypeName.of(D.self)).")
+        }
+        return typed
+    }
+
+    func configure<C, D>(
+        _ entry: Entry<D>, as type: C.Type, _ configuring: (C) throws -> Void
+    ) throws -> ModuleConfiguration<D> {
+        guard let made = entry.makeConfiguration?() else {
+            throw RouteError(
+                .invalidConfiguration, key: entry.key.full, reason: "\(entry.key.full) takes no configuration.")
+        }
+        guard let offered = made as? C else {
+            throw RouteError(
+                .destinationTypeMismatch, key: entry.key.full,
+                reason:
+                    "The configuration \(TypeName.of(Swift.type(of: made))) of \(entry.key.full) does not conform to \(TypeName.of(C.self)).",
+                hint: "Make the module's configuration class adopt the configuration protocol.")
+        }
+        do {
+            try configuring(offered)
+        } catch {
+            throw wrap(error, entry, stage: "configuration")
+        }
+        return made
+    }
+
+    // MARK: The build pipeline
+
+    /// Returns the destination of `entry`, shared or made according to its scope.
+    @usableFromInline
+    mutating func build<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if let cell = entry.singleton, let made = cell.instance { return made }
+        return try buildSlow(entry)
+    }
+
+    @usableFromInline
+    mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let kind = entry.scope.kind
+        if let graph {
+            if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
+                return closed
+            }
+            if kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
+                return try cast(shared, entry)
+            }
+        } else if building != nil || kind != .transient || entry.needsPreparation {
+            startGraph()
+        }
+        guard depth < table.maxDepth else { throw tooDeep(entry) }
+        switch kind {
+        case .transient, .graph:
+            return try construct(entry)
+        case .singleton, .eagerSingleton:
+            guard let cell = entry.singleton else { return try construct(entry) }
+            return try cell.getOrCreate { try constructShared(entry) }
+        case .weakSingleton:
+            guard let cell = entry.weakCell else { return try construct(entry) }
+            return try cell.getOrCreate { try constructShared(entry) }
+        case .custom:
+            guard let scope = entry.scope.customScope,
+                let cell = scope.cell(for: ObjectIdentifier(entry), of: Destination.self)
+            else {
+                throw RouteError(
+                    .scopeClosed, key: entry.key.full, path: pathTo(entry.key.short),
+                    reason: "\(entry.key.full) lives in \(entry.scope.customScope?.description ?? "a custom scope"), which was closed.",
+                    hint: "Create a new CustomScope for a new session; reset() empties a scope without closing it.")
+            }
+            return try cell.getOrCreate { try constructShared(entry) }
+        }
+    }
+
+    /// Runs the factory, records the object, and queues its preparation.
+    mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let parent = current
+        let outerBuilding = building
+        var node: Int32 = -1
+        if let graph {
+            node = graph.push(entry, parent: parent)
+            current = node
+        }
+        building = entry
+        depth += 1
+        defer {
+            current = parent
+            building = outerBuilding
+            depth -= 1
+        }
+        let made: Destination
+        do {
+            made = try entry.factory(&self)
+        } catch {
+            throw wrap(error, entry, stage: "factory")
+        }
+        if let graph {
+            // A graph started inside the factory made this object its root, which `current` points at.
+            if node < 0 { node = current }
+            graph.nodes[Int(node)].instance = made
+            if entry.scope.kind == .graph {
+                graph.graphScoped.append((ObjectIdentifier(entry), made))
+            }
+            if entry.needsPreparation {
+                graph.pending.append(.init(node: node) { resolver in try resolver.prepare(made, entry) })
+            }
+        }
+        return made
+    }
+
+    /// Builds an instance that outlives the lookup: it must be fully prepared before anyone else sees it.
+    mutating func constructShared<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if graph == nil { startGraph() }
+        let mark = graph?.pending.count ?? 0
+        let made = try construct(entry)
+        try drain(from: mark)
+        return made
+    }
+
+    /// Runs the registration's injections (cycle-closing ones last), then its finish hook.
+    mutating func prepare<Destination>(_ made: Destination, _ entry: Entry<Destination>) throws {
+        var closing: [Injection<Destination>] = []
+        for injection in entry.injections {
+            if let dependency = injection.dependency, closesCycle(dependency) {
+                closing.append(injection)
+                continue
+            }
+            try runInjection(injection, made, entry)
+        }
+        for injection in closing {
+            try runInjection(injection, made, entry)
+        }
+        if let didFinish = entry.didFinish {
+            do {
+                try didFinish(made, &self)
+            } catch {
+                throw wrap(error, entry, stage: "didFinishPrepare hook")
+            }
+        }
+    }
+
+    private mutating func runInjection<Destination>(
+        _ injection: Injection<Destination>, _ made: Destination, _ entry: Entry<Destination>
+    ) throws {
+        do {
+            try injection.apply(made, &self)
+        } catch {
+            throw wrap(error, entry, stage: "preparation")
+        }
+    }
+
+    /// Runs queued preparations from `mark` on, including those they queue, then forgets them.
+    @usableFromInline
+    mutating func drain(from mark: Int) throws {
+        guard let graph else { return }
+        defer {
+            if graph.pending.count > mark { graph.pending.removeSubrange(mark...) }
+        }
+        var index = mark
+        while index < graph.pending.count {
+            let item = graph.pending[index]
+            index += 1
+            let outer = current
+            current = item.node
+            injecting += 1
+            defer {
+                current = outer
+                injecting -= 1
+            }
+            try item.run(&self)
+        }
+    }
+
+    /// Builds `entry` as a top-level lookup: the destination and everything it needs, fully prepared.
+    @usableFromInline
+    mutating func buildTopLevel<Destination>(
+        _ entry: Entry<Destination>, configuration: ModuleConfiguration<Destination>?,
+        preparation: (Destination) throws -> Void = { _ in }
+    ) throws -> Destination {
+        input = configuration
+        do {
+            let made = try build(entry)
+            input = nil
+            try runCallerPreparation(made, entry, preparation)
+            try drain(from: 0)
+            configuration?.finish(.success(made))
+            return made
+        } catch let error as RouteError {
+            configuration?.finish(.failure(error))
+            throw error
+        }
+    }
+
+    mutating func runCallerPreparation<Destination>(
+        _ made: Destination, _ entry: Entry<Destination>, _ preparation: (Destination) throws -> Void
+    ) throws {
+        do {
+            try preparation(made)
+        } catch {
+            throw wrap(error, entry, stage: "caller's preparation")
+        }
+    }
+
+    // MARK: Cycles, paths and errors
+
+    /// If `entry` already has an object on the current path, returns it (a property edge closing a cycle)
+    /// or throws (an initializer-only cycle: the object does not exist yet).
+    mutating func closeCycle<Destination>(
+        _ entry: Entry<Destination>, in graph: ResolutionGraph
+    ) throws -> Destination? {
+        guard let found = graph.ancestor(of: current, entry: ObjectIdentifier(entry)) else { return nil }
+        if let instance = graph.nodes[Int(found)].instance { return try cast(instance, entry) }
+        let path = graph.path(to: current)
+        let start = max(0, path.count - cycleLength(from: found, graph: graph))
+        throw circularError(Array(path[start...]) + [entry.key.short], entry: entry)
+    }
+
+    private func cycleLength(from ancestor: Int32, graph: ResolutionGraph) -> Int {
+        var length = 1
+        var index = current
+        while index >= 0 && index != ancestor {
+            length += 1
+            index = graph.nodes[Int(index)].parent
+        }
+        return length
+    }
+
+    /// Whether the key of `dependency` has an object among the ancestors of the object being prepared.
+    func closesCycle(_ dependency: RouteDependency) -> Bool {
+        guard let graph, current >= 0, let target = table.primary(dependency.id) else { return false }
+        let parent = graph.nodes[Int(current)].parent
+        return graph.ancestor(of: parent, entry: ObjectIdentifier(target)) != nil
+    }
+
+    func circularError(_ cycle: [String], entry: AnyEntry) -> RouteError {
+        RouteError(
+            .circularDependency, key: entry.key.full, path: cycle,
+            reason:
+                "Circular dependency: \(cycle.joined(separator: " → ")) cannot be built, because \(cycle.last ?? "") is needed before its initializer has returned.",
+            hint:
+                "Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.")
+    }
+
+    func cast<Destination>(_ instance: Any, _ entry: Entry<Destination>) throws -> Destination {
+        guard let typed = instance as? Destination else {
+            throw RouteError(
+                .destinationTypeMismatch, key: entry.key.full,
+                reason: "Internal error: the shared instance of \(entry.key.full) is not a \(TypeName.of(Destination.self)).")
+        }
+        return typed
+    }
+
+    mutating func startGraph() {
+        let graph = ResolutionGraph()
+        self.graph = graph
+        if let building { current = graph.push(building, parent: -1) }
+    }
+
+    /// The path from the outermost object to a key about to be looked up.
+    func pathTo(_ last: String) -> [String] {
+        if let graph, current >= 0 { return graph.path(to: current) + [last] }
+        if let building { return [building.key.short, last] }
+        return [last]
+    }
+
+    func currentPath(_ entry: AnyEntry) -> [String] {
+        if let graph, current >= 0 { return graph.path(to: current) }
+        return [entry.key.short]
+    }
+
+    func wrap(_ error: any Error, _ entry: AnyEntry, stage: String) -> RouteError {
+        if let routeError = error as? RouteError { return routeError }
+        let path = currentPath(entry)
+        if let missing = error as? MissingConstructCall {
+            return RouteError(
+                .invalidConfiguration, key: entry.key.full, path: path,
+                reason: "The configuration of \(entry.key.full) is missing the call \(missing.call); no destination was made.",
+                hint: "Call \(missing.call) in the configuring closure of makeDestination(to:configuring:).")
+        }
+        return RouteError(
+            .factoryFailed, key: entry.key.full, path: path,
+            reason: "The \(stage) of \(entry.key.full) threw: \(error).", underlyingError: error)
+    }
+
+    func tooDeep(_ entry: AnyEntry) -> RouteError {
+        let path = pathTo(entry.key.short)
+        // An initializer-only cycle recurses until the limit: report the cycle, not the depth.
+        var lastSeen: [String: Int] = [:]
+        for (index, name) in path.enumerated() {
+            if let previous = lastSeen[name] {
+                return circularError(Array(path[previous...index]), entry: entry)
+            }
+            lastSeen[name] = index
+        }
+        let shown = path.count > 8 ? Array(path.prefix(3)) + ["…"] + Array(path.suffix(3)) : path
+        return RouteError(
+            .resolutionTooDeep, key: entry.key.full, path: shown,
+            reason: "Resolving \(entry.key.full) went deeper than \(table.maxDepth) nested lookups.",
+            hint: "Raise maxDepth when making the RouteRegistry if the chain is intended.")
+    }
+}

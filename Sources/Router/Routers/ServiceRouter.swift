@@ -1,0 +1,134 @@
+/// A router you subclass, ZIKRouter style: one destination type, one configuration type, and lifecycle
+/// hooks the registry calls in order.
+///
+/// ```swift
+/// final class EditorRouter: ServiceRouter<any Editor, EditorConfiguration> {
+///     override class var scope: Scope { .transient }
+///
+///     override func makeDestination(configuration: EditorConfiguration, resolver: inout Resolver) throws -> any Editor {
+///         EditorImpl(title: try configuration.require(configuration.title, setBy: "constructEditor(title:)"))
+///     }
+///
+///     override func prepareDestination(_ destination: any Editor, configuration: EditorConfiguration, resolver: inout Resolver) throws {
+///         if destination.spellChecker == nil { destination.spellChecker = try resolver.resolve(.spellChecker) }
+///     }
+/// }
+///
+/// try registry.register(router: EditorRouter.self, for: .editor)
+/// ```
+///
+/// For every destination the registry makes a new router instance, then calls, in order:
+/// ``makeDestination(configuration:resolver:)``; the caller's preparation, if any;
+/// ``prepareDestination(_:configuration:resolver:)``; ``didFinishPrepareDestination(_:configuration:resolver:)``.
+/// Preparations run once every factory of the lookup has returned, so a prepare hook can look up an
+/// object that is still being built further up and get that same instance.
+open class ServiceRouter<Destination, Configuration: ModuleConfiguration<Destination>> {
+    // Not Sendable: the registry makes a router for one destination and uses it within one lookup.
+
+    /// Makes a router; the registry makes one per destination.
+    public required init() {}
+
+    /// The scope of the destinations this router makes (default ``Scope/transient``).
+    open class var scope: Scope { .transient }
+
+    /// The configuration used when the caller gives none (service keys, identifier lookups).
+    /// - Returns: A fresh configuration.
+    open class func defaultConfiguration() -> Configuration { Configuration() }
+
+    /// Makes the destination. Override it: the default throws.
+    /// - Parameters:
+    ///   - configuration: The configuration the caller set up, or ``defaultConfiguration()``.
+    ///   - resolver: Looks up dependencies.
+    /// - Returns: The new destination.
+    /// - Throws: Any error; the registry wraps it in ``RouteError`` with the key and path.
+    open func makeDestination(configuration: Configuration, resolver: inout Resolver) throws -> Destination {
+        throw RouteError(
+            .factoryFailed, key: TypeName.of(Swift.type(of: self)),
+            reason: "\(TypeName.of(Swift.type(of: self))) does not override makeDestination(configuration:resolver:).")
+    }
+
+    /// Property and method injection by the router, after the caller's preparation: check what the caller
+    /// already set before setting it.
+    /// - Parameters:
+    ///   - destination: The destination made by ``makeDestination(configuration:resolver:)``.
+    ///   - configuration: The configuration it was made from.
+    ///   - resolver: Looks up dependencies.
+    /// - Throws: Any error; the registry wraps it in ``RouteError``.
+    open func prepareDestination(
+        _ destination: Destination, configuration: Configuration, resolver: inout Resolver
+    ) throws {}
+
+    /// Runs after every preparation of the destination.
+    /// - Parameters:
+    ///   - destination: The prepared destination.
+    ///   - configuration: The configuration it was made from.
+    ///   - resolver: Looks up dependencies.
+    /// - Throws: Any error; the registry wraps it in ``RouteError``.
+    open func didFinishPrepareDestination(
+        _ destination: Destination, configuration: Configuration, resolver: inout Resolver
+    ) throws {}
+}
+
+extension RouteRegistry {
+    /// Registers a router class for a service key.
+    /// - Parameters:
+    ///   - router: The router class; the registry makes one instance per destination.
+    ///   - key: The key it serves.
+    ///   - identifier: A string under which the destination can also be looked up.
+    ///   - isDefault: Whether a single lookup picks this router when the key has several.
+    ///   - dependencies: Keys the router resolves, declared for validation and graph export.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func register<R: ServiceRouter<Destination, Configuration>, Destination, Configuration>(
+        router: R.Type, for key: RoutableService<Destination>, identifier: String? = nil, isDefault: Bool = false,
+        dependencies: [RouteDependency] = []
+    ) throws {
+        try register(
+            key, scope: R.scope, identifier: identifier, isDefault: isDefault, dependencies: dependencies
+        ) { resolver in
+            try resolver.runRouter(R.self, configuration: nil)
+        }
+    }
+
+    /// Registers a router class for a module key; its configuration class must adopt the key's
+    /// configuration protocol (sealing checks).
+    /// - Parameters:
+    ///   - router: The router class; the registry makes one instance per destination.
+    ///   - key: The module key it serves.
+    ///   - identifier: A string under which the module can also be looked up with its default configuration.
+    ///   - isDefault: Whether a single lookup picks this router when the key has several.
+    ///   - dependencies: Keys the router resolves, declared for validation and graph export.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func register<R: ServiceRouter<Destination, Config>, ConfigurationProtocol, Destination, Config>(
+        router: R.Type, for key: RoutableServiceModule<ConfigurationProtocol, Destination>,
+        identifier: String? = nil, isDefault: Bool = false, dependencies: [RouteDependency] = []
+    ) throws {
+        try register(
+            key, configuration: { R.defaultConfiguration() }, scope: R.scope, identifier: identifier,
+            isDefault: isDefault, dependencies: dependencies
+        ) { configuration, resolver in
+            try resolver.runRouter(R.self, configuration: configuration)
+        }
+    }
+}
+
+extension Resolver {
+    /// Makes a router, lets it make the destination, and queues its preparation hooks.
+    mutating func runRouter<R: ServiceRouter<Destination, Config>, Destination, Config>(
+        _ type: R.Type, configuration given: Config?
+    ) throws -> Destination {
+        let router = R()
+        let configuration = given ?? R.defaultConfiguration()
+        let made = try router.makeDestination(configuration: configuration, resolver: &self)
+        enqueuePreparation { resolver in
+            try router.prepareDestination(made, configuration: configuration, resolver: &resolver)
+            try router.didFinishPrepareDestination(made, configuration: configuration, resolver: &resolver)
+        }
+        return made
+    }
+
+    /// Queues a preparation for the object whose factory is running now.
+    mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
+        if graph == nil { startGraph() }
+        graph?.pending.append(.init(node: current, run: run))
+    }
+}
