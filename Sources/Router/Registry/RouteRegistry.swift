@@ -28,6 +28,10 @@ public final class RouteRegistry: Sendable {
     /// The deepest chain of nested lookups one lookup may make before it fails with
     /// ``RouteError/Code/resolutionTooDeep`` (an initializer-only cycle fails as
     /// ``RouteError/Code/circularDependency`` instead).
+    ///
+    /// Each level of nesting takes about 1.2 KB of stack in a release build and 3 KB in a debug build
+    /// (measured on Linux x86_64), so the default of 1,000 needs about 3 MB: fine on threads with the
+    /// usual 8 MB stack. Lower it for lookups made on threads with small stacks.
     public let maxDepth: Int
 
     private let assembly = Mutex(Assembly())
