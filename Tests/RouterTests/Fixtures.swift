@@ -31,8 +31,14 @@ extension RoutableService where Destination == any Unregistered {
     static var unregistered: Self { Self(declaring: (any Unregistered).self) }
 }
 
-final class V8: Engine { let horsepower: Int; init(horsepower: Int = 400) { self.horsepower = horsepower } }
-final class WheelImpl: Wheel { let position: Int; init(position: Int) { self.position = position } }
+final class V8: Engine {
+    let horsepower: Int
+    init(horsepower: Int = 400) { self.horsepower = horsepower }
+}
+final class WheelImpl: Wheel {
+    let position: Int
+    init(position: Int) { self.position = position }
+}
 final class RadioImpl: Radio {}
 final class CarImpl: Car {
     let engine: any Engine

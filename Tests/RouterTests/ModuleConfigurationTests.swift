@@ -69,7 +69,8 @@ struct ModuleConfigurationTests {
             config.errorHandler = { log.record("error \($0.code)") }
             config.completionHandler = { _ in log.record("completed with error") }
         }
-        #expect(log.events == ["success Hello, Bo.", "completed", "error invalidConfiguration", "completed with error"])
+        #expect(
+            log.events == ["success Hello, Bo.", "completed", "error invalidConfiguration", "completed with error"])
         #expect(weakConfig == nil)
     }
 
@@ -84,7 +85,8 @@ struct ModuleConfigurationTests {
 
     @Test func sealingReportsAConfigurationThatDoesNotAdoptTheProtocol() throws {
         let registry = RouteRegistry()
-        try registry.register(.greeter, configuration: ForgetfulConfiguration.init) { _, _ in GreeterImpl(greeting: "") }
+        try registry.register(.greeter, configuration: ForgetfulConfiguration.init) { _, _ in GreeterImpl(greeting: "")
+        }
         let error = #expect(throws: RouteError.self) { try registry.seal() }
         #expect(error?.code == .validationFailed)
         #expect(

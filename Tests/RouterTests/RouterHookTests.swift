@@ -134,14 +134,17 @@ struct RouterHookTests {
         let holder = ParentHolder()
         let linked = try sealedRegistry { registry in
             try registry.register(router: ParentRouter.self, for: .parent)
-            try registry.register(.child, prepare: { child, r in
-                if child.parent == nil {
-                    let parent = try r.resolve(.parent)
-                    #expect(parent.child == nil)  // its preparation runs after this one
-                    child.parent = parent
-                    holder.parent = parent
+            try registry.register(
+                .child,
+                prepare: { child, r in
+                    if child.parent == nil {
+                        let parent = try r.resolve(.parent)
+                        #expect(parent.child == nil)  // its preparation runs after this one
+                        child.parent = parent
+                        holder.parent = parent
+                    }
                 }
-            }) { _ in ChildImpl() }
+            ) { _ in ChildImpl() }
         }
         let second = try linked.makeDestination(to: .child)
         #expect(holder.parent?.child === second)

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Synchronization
 
 /// Starts real threads that wait at a barrier, so they hit the registry at the same moment.
 final class ThreadGroup: Sendable {

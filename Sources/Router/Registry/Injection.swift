@@ -14,7 +14,8 @@ public struct Injection<Destination>: Sendable {
     let dependency: RouteDependency?
     let apply: @Sendable (Destination, inout Resolver) throws -> Void
 
-    private init(dependency: RouteDependency?, apply: @escaping @Sendable (Destination, inout Resolver) throws -> Void) {
+    private init(dependency: RouteDependency?, apply: @escaping @Sendable (Destination, inout Resolver) throws -> Void)
+    {
         self.dependency = dependency
         self.apply = apply
     }

@@ -52,7 +52,8 @@ struct Validator {
             let names = defaults.map { "\($0.destinationType) from \($0.owner)" }.joined(separator: ", ")
             return RouteError(
                 .ambiguousRegistration, key: bucket.id == bucket.all[0].id ? bucket.all[0].key.full : "?",
-                reason: "\(bucket.all[0].key.full) has \(defaults.count) registrations marked as the default: \(names).",
+                reason:
+                    "\(bucket.all[0].key.full) has \(defaults.count) registrations marked as the default: \(names).",
                 hint: "Mark exactly one as the default.")
         }
     }

@@ -116,7 +116,8 @@ public struct Resolver: ~Copyable {
         guard let typed = found as? Entry<D> else {
             throw RouteError(
                 .destinationTypeMismatch, key: key.keyDescription.full, path: pathTo(key.keyDescription.short),
-                reason: "The module \(key.keyDescription.full) makes \(found.destinationType), not \(TypeName.of(D.self)).")
+                reason:
+                    "The module \(key.keyDescription.full) makes \(found.destinationType), not \(TypeName.of(D.self)).")
         }
         return typed
     }
@@ -181,7 +182,8 @@ public struct Resolver: ~Copyable {
             else {
                 throw RouteError(
                     .scopeClosed, key: entry.key.full, path: pathTo(entry.key.short),
-                    reason: "\(entry.key.full) lives in \(entry.scope.customScope?.description ?? "a custom scope"), which was closed.",
+                    reason:
+                        "\(entry.key.full) lives in \(entry.scope.customScope?.description ?? "a custom scope"), which was closed.",
                     hint: "Create a new CustomScope for a new session; reset() empties a scope without closing it.")
             }
             return try cell.getOrCreate { try constructShared(entry) }
@@ -354,14 +356,17 @@ public struct Resolver: ~Copyable {
             reason:
                 "Circular dependency: \(cycle.joined(separator: " → ")) cannot be built, because \(cycle.last ?? "") is needed before its initializer has returned.",
             hint:
-                "Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.")
+                "Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider."
+        )
     }
 
     func cast<Destination>(_ instance: Any, _ entry: Entry<Destination>) throws -> Destination {
         guard let typed = instance as? Destination else {
             throw RouteError(
                 .destinationTypeMismatch, key: entry.key.full,
-                reason: "Internal error: the shared instance of \(entry.key.full) is not a \(TypeName.of(Destination.self)).")
+                reason:
+                    "Internal error: the shared instance of \(entry.key.full) is not a \(TypeName.of(Destination.self))."
+            )
         }
         return typed
     }
@@ -390,7 +395,8 @@ public struct Resolver: ~Copyable {
         if let missing = error as? MissingConstructCall {
             return RouteError(
                 .invalidConfiguration, key: entry.key.full, path: path,
-                reason: "The configuration of \(entry.key.full) is missing the call \(missing.call); no destination was made.",
+                reason:
+                    "The configuration of \(entry.key.full) is missing the call \(missing.call); no destination was made.",
                 hint: "Call \(missing.call) in the configuring closure of makeDestination(to:configuring:).")
         }
         return RouteError(

@@ -103,7 +103,7 @@ extension RouteRegistry {
         identifier: String? = nil, isDefault: Bool = false, dependencies: [RouteDependency] = []
     ) throws {
         try register(
-            key, configuration: { R.defaultConfiguration() }, scope: R.scope, identifier: identifier,
+            key, configuration: R.defaultConfiguration, scope: R.scope, identifier: identifier,
             isDefault: isDefault, dependencies: dependencies
         ) { configuration, resolver in
             try resolver.runRouter(R.self, configuration: configuration)
