@@ -81,7 +81,7 @@ struct ScopeTests {
         var held: (any Engine)? = try registry.makeDestination(to: .engine)
         #expect(try registry.makeDestination(to: .engine) === held)
         #expect(made.value == 1)
-        weak var released = held
+        weak let released = held
         held = nil
         #expect(released == nil)
         _ = try registry.makeDestination(to: .engine)
@@ -117,7 +117,7 @@ struct ScopeTests {
         var first: (any Engine)? = try registry.makeDestination(to: .engine)
         #expect(try registry.makeDestination(to: .engine) === first)
         #expect(session.count == 1)
-        weak var weakFirst = first
+        weak let weakFirst = first
         first = nil
         #expect(weakFirst != nil)  // the scope holds it
         session.reset()

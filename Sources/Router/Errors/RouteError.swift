@@ -80,6 +80,8 @@ extension RouteError {
             case sealInProgress
             case scopeClosed
             case captiveDependency
+            case argumentMismatch
+            case asyncOnly
         }
 
         private let value: Value
@@ -119,5 +121,9 @@ extension RouteError {
         /// A longer-lived instance would capture a shorter-lived one (a singleton depending on a graph- or
         /// custom-scoped key).
         public static let captiveDependency = Code(.captiveDependency)
+        /// The arguments given at lookup do not match, in number or type, those the factory takes.
+        public static let argumentMismatch = Code(.argumentMismatch)
+        /// A key registered with only an async factory was looked up synchronously.
+        public static let asyncOnly = Code(.asyncOnly)
     }
 }

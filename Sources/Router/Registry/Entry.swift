@@ -14,13 +14,17 @@ class AnyEntry: @unchecked Sendable {
     let owner: String
     /// For module entries: whether a fresh configuration adopts the key's configuration protocol.
     let configurationConforms: (@Sendable () -> Bool)?
+    /// For registrations that take runtime arguments: their types, e.g. `(String, Int)`.
+    let argumentTypes: String?
+    /// For adapters: the provided key the required key is joined to.
+    let adapterTarget: KeyDescription?
     /// Whether made objects need a preparation step after the factory (injections or a finish hook).
     @usableFromInline let needsPreparation: Bool
 
     init(
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
         identifier: String?, isDefault: Bool, destinationType: String, owner: String, needsPreparation: Bool,
-        configurationConforms: (@Sendable () -> Bool)?
+        configurationConforms: (@Sendable () -> Bool)?, argumentTypes: String?, adapterTarget: KeyDescription?
     ) {
         self.id = id
         self.key = key
@@ -33,6 +37,8 @@ class AnyEntry: @unchecked Sendable {
         self.owner = owner
         self.needsPreparation = needsPreparation
         self.configurationConforms = configurationConforms
+        self.argumentTypes = argumentTypes
+        self.adapterTarget = adapterTarget
     }
 
     /// Builds a destination whose type the caller does not know statically (identifier lookups,
@@ -40,6 +46,9 @@ class AnyEntry: @unchecked Sendable {
     func buildErased(_ resolver: inout Resolver) throws -> Any {
         throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
     }
+
+    /// Whether the registration has an async factory.
+    var isAsync: Bool { false }
 
     /// Makes the configuration object for module entries; nil for plain services.
     func makeConfigurationObject() -> AnyObject? { nil }
@@ -53,12 +62,15 @@ class AnyEntry: @unchecked Sendable {
 final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     // @unchecked: see AnyEntry; all stored properties are immutable or self-synchronising.
     @usableFromInline let factory: @Sendable (inout Resolver) throws -> Destination
+    /// The async factory, for keys registered with `registerAsync`; `factory` then throws `asyncOnly`.
+    let asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?
     let injections: [Injection<Destination>]
     let didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?
     let makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
     let configurationName: String?
     @usableFromInline let singleton: SharedCell<Destination>?
     let weakCell: WeakCell?
+    let asyncCell: AsyncSharedCell<Destination>?
 
     init(
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
@@ -68,9 +80,13 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? = nil,
         configurationName: String? = nil,
         configurationConforms: (@Sendable () -> Bool)? = nil,
+        argumentTypes: String? = nil,
+        adapterTarget: KeyDescription? = nil,
+        asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)? = nil,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) {
         self.factory = factory
+        self.asyncFactory = asyncFactory
         self.injections = injections
         self.didFinish = didFinish
         self.makeConfiguration = makeConfiguration
@@ -78,16 +94,20 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let kind = scope.kind
         self.singleton = (kind == .singleton || kind == .eagerSingleton) ? SharedCell() : nil
         self.weakCell = kind == .weakSingleton ? WeakCell() : nil
+        self.asyncCell = asyncFactory != nil && kind == .singleton ? AsyncSharedCell() : nil
         let declared = dependencies + injections.compactMap(\.dependency)
         super.init(
             id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
             isDefault: isDefault, destinationType: TypeName.of(Destination.self), owner: owner,
-            needsPreparation: !injections.isEmpty || didFinish != nil, configurationConforms: configurationConforms)
+            needsPreparation: !injections.isEmpty || didFinish != nil, configurationConforms: configurationConforms,
+            argumentTypes: argumentTypes, adapterTarget: adapterTarget)
     }
 
     override func buildErased(_ resolver: inout Resolver) throws -> Any {
         try resolver.buildTopLevel(self, configuration: nil)
     }
+
+    override var isAsync: Bool { asyncFactory != nil }
 
     override func makeConfigurationObject() -> AnyObject? { makeConfiguration?() }
 

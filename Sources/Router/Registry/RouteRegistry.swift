@@ -38,6 +38,7 @@ public final class RouteRegistry: Sendable {
     private let phase = Atomic<UInt8>(Phase.open.rawValue)
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable?
+    let tracer = Tracer()
     private let errorHandlerStorage = Mutex<(@Sendable (RouteError) -> Void)?>(nil)
 
     /// Makes an empty, open registry.
@@ -120,6 +121,9 @@ public final class RouteRegistry: Sendable {
         }
     }
 
+    /// The registrations made so far, in order.
+    var registeredEntries: [AnyEntry] { assembly.withLock { $0.entries } }
+
     // MARK: Sealing
 
     /// Validates the registrations, builds eager singletons and makes the registry read-only.
@@ -181,7 +185,7 @@ public final class RouteRegistry: Sendable {
             parentTable = table
         }
         let snapshot = assembly.withLock { $0 }
-        let table = SealedTable(entries: snapshot.entries, parent: parentTable, maxDepth: maxDepth)
+        let table = SealedTable(entries: snapshot.entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer)
         return (table, Validator(table: table, assembly: snapshot).report())
     }
 
@@ -196,7 +200,14 @@ public final class RouteRegistry: Sendable {
 
     @usableFromInline
     func table() throws -> SealedTable {
-        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable { return table }
+        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable {
+            if OverrideContext.installed.load(ordering: .relaxed) > 0,
+                let overridden = OverrideContext.tables[ObjectIdentifier(self)]
+            {
+                return overridden
+            }
+            return table
+        }
         throw RouteError(
             .notSealed, key: "RouteRegistry", reason: "The registry is not sealed yet, so it cannot make destinations.",
             hint: "Call seal() after loading every module, or make the registry with RouteRegistry(modules:).")

@@ -18,9 +18,11 @@ final class SealedTable: @unchecked Sendable {
     let parent: SealedTable?
     let entries: [AnyEntry]
     let identifiers: [String: AnyEntry]
+    @usableFromInline let tracer: Tracer?
 
-    init(entries: [AnyEntry], parent: SealedTable?, maxDepth: Int) {
+    init(entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil) {
         self.entries = entries
+        self.tracer = tracer ?? parent?.tracer
         self.parent = parent
         self.maxDepth = maxDepth
         var grouped: [KeyID: [AnyEntry]] = [:]

@@ -12,6 +12,7 @@ struct Validator {
         problems += initializerCycles()
         problems += captiveDependencies()
         problems += missingModules()
+        problems += unsupportedAsyncScopes()
         return ValidationReport(problems: problems)
     }
 
@@ -63,7 +64,14 @@ struct Validator {
         for entry in table.entries {
             for dependency in entry.dependencies where dependency.kind != .many {
                 let candidates = table.allEntries(for: dependency.id)
-                if candidates.isEmpty {
+                if candidates.isEmpty, let target = entry.adapterTarget {
+                    problems.append(
+                        RouteError(
+                            .unregisteredKey, key: target.full, path: [entry.key.short, target.short],
+                            reason:
+                                "The adapter from \(entry.key.full) to \(target.full) has no target: \(target.full) has no router.",
+                            hint: "Load the module that provides \(target.full), or remove the adapter."))
+                } else if candidates.isEmpty {
                     problems.append(
                         RouteError(
                             .unregisteredKey, key: dependency.key.full, path: [entry.key.short, dependency.key.short],
@@ -149,6 +157,17 @@ struct Validator {
             }
         }
         return problems
+    }
+
+    private func unsupportedAsyncScopes() -> [RouteError] {
+        table.entries.compactMap { entry in
+            guard entry.isAsync, ![.transient, .graph, .singleton].contains(entry.scope.kind) else { return nil }
+            return RouteError(
+                .asyncOnly, key: entry.key.full,
+                reason:
+                    "\(entry.key.full) has an async factory and the scope \(entry.scope), which async factories do not support.",
+                hint: "Use transient, graph or singleton for async factories.")
+        }
     }
 
     private func missingModules() -> [RouteError] {

@@ -12,6 +12,8 @@ final class ResolutionGraph {
         let name: String
         var instance: Any?
         let parent: Int32
+        /// How many objects enclose this one (0 for the outermost).
+        let level: Int32
     }
 
     struct Pending {
@@ -28,7 +30,9 @@ final class ResolutionGraph {
     }
 
     func push(_ entry: AnyEntry, parent: Int32) -> Int32 {
-        nodes.append(Node(entry: ObjectIdentifier(entry), name: entry.key.short, instance: nil, parent: parent))
+        let level = parent >= 0 ? nodes[Int(parent)].level + 1 : 0
+        nodes.append(
+            Node(entry: ObjectIdentifier(entry), name: entry.key.short, instance: nil, parent: parent, level: level))
         return Int32(nodes.count - 1)
     }
 

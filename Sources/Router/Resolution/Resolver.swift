@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Looks up dependencies from inside a factory or a preparation.
 ///
 /// A factory receives the resolver `inout`, so it can neither escape nor outlive the lookup it belongs
@@ -19,8 +21,11 @@ public struct Resolver: ~Copyable {
     @usableFromInline var depth = 0
     /// Greater than zero while a preparation (property injection) runs.
     @usableFromInline var injecting = 0
-    /// The configuration handed to the next module factory.
-    var input: AnyObject?
+    /// The configuration or the arguments handed to the next factory that takes them.
+    var input: Any?
+    /// How many factories have returned, and the last one's registration (for the trace).
+    var constructions = 0
+    var lastConstructed: ObjectIdentifier?
 
     @usableFromInline
     init(table: SealedTable) {
@@ -149,8 +154,38 @@ public struct Resolver: ~Copyable {
     /// Returns the destination of `entry`, shared or made according to its scope.
     @usableFromInline
     mutating func build<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if let tracer = table.tracer, tracer.enabled.load(ordering: .relaxed) {
+            return try buildTraced(entry, tracer: tracer)
+        }
         if let cell = entry.singleton, let made = cell.instance { return made }
         return try buildSlow(entry)
+    }
+
+    mutating func buildTraced<Destination>(_ entry: Entry<Destination>, tracer: Tracer) throws -> Destination {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let before = constructions
+        let level = depth
+        do {
+            let made: Destination
+            if let cell = entry.singleton, let shared = cell.instance {
+                made = shared
+            } else {
+                made = try buildSlow(entry)
+            }
+            let built = constructions != before && lastConstructed == ObjectIdentifier(entry)
+            tracer.emit(
+                ResolutionStep(
+                    key: entry.key.full, scope: entry.scope, outcome: built ? .built : .shared, depth: level,
+                    duration: clock.now - start))
+            return made
+        } catch {
+            tracer.emit(
+                ResolutionStep(
+                    key: entry.key.full, scope: entry.scope, outcome: .failed, depth: level,
+                    duration: clock.now - start))
+            throw error
+        }
     }
 
     @usableFromInline
@@ -212,18 +247,24 @@ public struct Resolver: ~Copyable {
         } catch {
             throw wrap(error, entry, stage: "factory")
         }
-        if let graph {
-            // A graph started inside the factory made this object its root, which `current` points at.
-            if node < 0 { node = current }
-            graph.nodes[Int(node)].instance = made
-            if entry.scope.kind == .graph {
-                graph.graphScoped.append((ObjectIdentifier(entry), made))
-            }
-            if entry.needsPreparation {
-                graph.pending.append(.init(node: node) { resolver in try resolver.prepare(made, entry) })
-            }
-        }
+        record(made, entry, node: node)
         return made
+    }
+
+    /// Records a made object in the graph and queues its preparation; runs before `current` is restored.
+    mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
+        constructions &+= 1
+        lastConstructed = ObjectIdentifier(entry)
+        guard let graph else { return }
+        // A graph started inside the factory made this object its root, which `current` points at.
+        let index = node < 0 ? current : node
+        graph.nodes[Int(index)].instance = made
+        if entry.scope.kind == .graph {
+            graph.graphScoped.append((ObjectIdentifier(entry), made))
+        }
+        if entry.needsPreparation {
+            graph.pending.append(.init(node: index) { resolver in try resolver.prepare(made, entry) })
+        }
     }
 
     /// Builds an instance that outlives the lookup: it must be fully prepared before anyone else sees it.
@@ -279,10 +320,14 @@ public struct Resolver: ~Copyable {
             let item = graph.pending[index]
             index += 1
             let outer = current
+            let outerDepth = depth
             current = item.node
+            // A preparation's lookups are nested inside the object it prepares.
+            depth = item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
             injecting += 1
             defer {
                 current = outer
+                depth = outerDepth
                 injecting -= 1
             }
             try item.run(&self)
@@ -293,9 +338,9 @@ public struct Resolver: ~Copyable {
     @usableFromInline
     mutating func buildTopLevel<Destination>(
         _ entry: Entry<Destination>, configuration: ModuleConfiguration<Destination>?,
-        preparation: (Destination) throws -> Void = { _ in }
+        arguments: Any? = nil, preparation: (Destination) throws -> Void = { _ in }
     ) throws -> Destination {
-        input = configuration
+        input = configuration ?? arguments
         do {
             let made = try build(entry)
             input = nil
@@ -382,6 +427,13 @@ public struct Resolver: ~Copyable {
         if let graph, current >= 0 { return graph.path(to: current) + [last] }
         if let building { return [building.key.short, last] }
         return [last]
+    }
+
+    /// The path to the object whose factory is running now (for errors raised inside a factory).
+    func pathHere(_ fallback: String) -> [String] {
+        if let graph, current >= 0 { return graph.path(to: current) }
+        if let building { return [building.key.short] }
+        return [fallback]
     }
 
     func currentPath(_ entry: AnyEntry) -> [String] {

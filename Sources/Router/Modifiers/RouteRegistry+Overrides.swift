@@ -1,0 +1,70 @@
+import Synchronization
+
+/// The override tables installed for the current task, by registry.
+enum OverrideContext {
+    @TaskLocal static var tables: [ObjectIdentifier: SealedTable] = [:]
+    /// How many overrides are installed in any task. Lookups read the task-local only when this is
+    /// non-zero, so an app that never overrides pays one relaxed load per lookup.
+    static let installed = Atomic<Int>(0)
+}
+
+extension RouteRegistry {
+    /// Replaces registrations for the duration of `operation`, in this task and the tasks it starts only;
+    /// then the originals return. Parallel tests do not see each other's overrides.
+    ///
+    /// ```swift
+    /// let receipt = try registry.withOverrides { overrides in
+    ///     try overrides.register(.paymentGateway) { _ in FakeGateway(alwaysDeclines: true) }
+    /// } operation: {
+    ///     try registry.makeDestination(to: .checkout).pay()
+    /// }
+    /// ```
+    ///
+    /// Overrides apply at any depth: a destination built during `operation` gets the override wherever
+    /// it looks the key up. Overrides nest; the innermost wins.
+    /// - Parameters:
+    ///   - overrides: Registers the replacements into a registry that is layered over this one.
+    ///   - operation: The code that sees the replacements.
+    /// - Returns: What `operation` returns.
+    /// - Throws: ``RouteError`` when this registry is not sealed or an override is invalid; whatever
+    ///   `operation` throws.
+    public func withOverrides<Result>(
+        _ overrides: (RouteRegistry) throws -> Void, operation: () throws -> Result
+    ) throws -> Result {
+        let tables = try overrideTables(overrides)
+        OverrideContext.installed.add(1, ordering: .relaxed)
+        defer { OverrideContext.installed.subtract(1, ordering: .relaxed) }
+        return try OverrideContext.$tables.withValue(tables) { try operation() }
+    }
+
+    /// Replaces registrations for the duration of an async `operation`, in this task and its child tasks.
+    /// - Parameters:
+    ///   - overrides: Registers the replacements into a registry that is layered over this one.
+    ///   - operation: The code that sees the replacements.
+    /// - Returns: What `operation` returns.
+    /// - Throws: ``RouteError`` when this registry is not sealed or an override is invalid; whatever
+    ///   `operation` throws.
+    public func withOverrides<Result>(
+        _ overrides: (RouteRegistry) throws -> Void, operation: () async throws -> Result
+    ) async throws -> Result {
+        let tables = try overrideTables(overrides)
+        OverrideContext.installed.add(1, ordering: .relaxed)
+        defer { OverrideContext.installed.subtract(1, ordering: .relaxed) }
+        return try await OverrideContext.$tables.withValue(tables) { try await operation() }
+    }
+
+    private func overrideTables(_ overrides: (RouteRegistry) throws -> Void) throws -> [ObjectIdentifier: SealedTable] {
+        let base = try table()
+        let layer = RouteRegistry(maxDepth: maxDepth)
+        try overrides(layer)
+        let table = SealedTable(entries: layer.registeredEntries, parent: base, maxDepth: maxDepth)
+        let report = Validator(table: table, assembly: nil).report()
+        if !report.isValid {
+            throw RouteError(
+                .validationFailed, key: "RouteRegistry", reason: "The overrides have \(report.description)")
+        }
+        var tables = OverrideContext.tables
+        tables[ObjectIdentifier(self)] = table
+        return tables
+    }
+}

@@ -1,0 +1,136 @@
+extension Resolver {
+    /// Resolves `key` from an async factory; keys with async factories need this form, keys with plain
+    /// factories work with it too. (It has its own name so that `resolve(_:)` stays synchronous in async code.)
+    ///
+    /// - Parameter key: The key to resolve.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError``, as ``resolve(_:)``.
+    public mutating func resolveAsync<Destination>(_ key: RoutableService<Destination>) async throws -> Destination {
+        try await buildAsync(entry(for: key))
+    }
+
+    mutating func buildAsync<Destination>(_ entry: Entry<Destination>) async throws -> Destination {
+        guard let asyncFactory = entry.asyncFactory else { return try build(entry) }
+        if let cell = entry.singleton, let made = cell.instance { return made }
+        if let graph {
+            if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
+                return closed
+            }
+            if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
+                return try cast(shared, entry)
+            }
+        } else {
+            startGraph()
+        }
+        guard depth < table.maxDepth else { throw tooDeep(entry) }
+        guard let cell = entry.asyncCell else { return try await constructAsync(entry, asyncFactory) }
+        return try await cell.getOrCreate {
+            let mark = graph?.pending.count ?? 0
+            let made = try await constructAsync(entry, asyncFactory)
+            try drain(from: mark)
+            return made
+        }
+    }
+
+    /// As `construct`, with an async factory.
+    mutating func constructAsync<Destination>(
+        _ entry: Entry<Destination>, _ factory: @Sendable (inout Resolver) async throws -> Destination
+    ) async throws -> Destination {
+        let parent = current
+        let outerBuilding = building
+        var node: Int32 = -1
+        if let graph {
+            node = graph.push(entry, parent: parent)
+            current = node
+        }
+        building = entry
+        depth += 1
+        defer {
+            current = parent
+            building = outerBuilding
+            depth -= 1
+        }
+        let made: Destination
+        do {
+            made = try await factory(&self)
+        } catch {
+            throw wrap(error, entry, stage: "factory")
+        }
+        record(made, entry, node: node)
+        return made
+    }
+}
+
+extension RouteRegistry {
+    /// Registers an async factory, for destinations that must await something to exist (opening a
+    /// database, reading a file).
+    ///
+    /// ```swift
+    /// try registry.registerAsync(.database, scope: .singleton) { r async throws in
+    ///     try await Database.open(path: try r.resolve(.settings).databasePath)
+    /// }
+    /// let database = try await registry.makeDestinationAsync(to: .database)
+    /// ```
+    ///
+    /// Look such a key up with `makeDestinationAsync(to:)` or `resolveAsync(_:)`; a synchronous lookup fails with ``RouteError/Code/asyncOnly``.
+    /// Async factories support the transient, graph and singleton scopes; a singleton is built once even
+    /// when many tasks ask at the same time. Preparations stay synchronous.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - scope: ``Scope/transient`` (default), ``Scope/graph`` or ``Scope/singleton``.
+    ///   - identifier: A string under which the destination can also be looked up.
+    ///   - isDefault: Whether a single lookup picks this registration when the key has several.
+    ///   - dependencies: Keys the factory resolves, declared for validation and graph export.
+    ///   - injections: Property and method injections, run after creation in this order.
+    ///   - prepare: The router's preparation hook, run after `injections`.
+    ///   - didFinishPrepare: Runs once every preparation of the destination has run.
+    ///   - factory: Makes the destination; may await.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func registerAsync<Destination>(
+        _ key: RoutableService<Destination>,
+        scope: Scope = .transient,
+        identifier: String? = nil,
+        isDefault: Bool = false,
+        dependencies: [RouteDependency] = [],
+        injections: [Injection<Destination>] = [],
+        prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        factory: @escaping @Sendable (inout Resolver) async throws -> Destination
+    ) throws {
+        let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
+        let keyName = key.keyDescription.full
+        try add { order, owner in
+            Entry(
+                id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
+                identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
+                didFinish: didFinishPrepare, asyncFactory: factory
+            ) { resolver in
+                throw RouteError(
+                    .asyncOnly, key: keyName, path: resolver.pathHere(key.keyDescription.short),
+                    reason: "\(keyName) has only an async factory, so it cannot be made synchronously.",
+                    hint:
+                        "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
+            }
+        }
+    }
+
+    /// Makes the destination of a key from async code; keys with async factories need this form, keys with
+    /// plain factories work with it too. (It has its own name so that `makeDestination(to:)` stays
+    /// synchronous in async code.)
+    ///
+    /// - Parameter key: The key.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``, as the synchronous form.
+    public func makeDestinationAsync<Destination>(
+        to key: RoutableService<Destination>
+    ) async throws -> Destination {
+        do {
+            var resolver = Resolver(table: try table())
+            let made = try await resolver.buildAsync(try resolver.entry(for: key))
+            try resolver.drain(from: 0)
+            return made
+        } catch {
+            throw report(error)
+        }
+    }
+}
