@@ -1,1 +1,63 @@
-print("Router demo")
+import Glibc
+import Modules
+import Router
+
+// The bookshop: load the modules into a registry, seal it, and route every command by key.
+
+let userScope = CustomScope("user")
+let modules = ShopModules.all(userScope: userScope)
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func fail(_ message: String) -> Never {
+    var text = message + "\n"
+    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    exit(1)
+}
+
+let registry: RouteRegistry
+do {
+    registry = try RouteRegistry(modules: modules)
+} catch let error as RouteError {
+    fail("The app's modules do not fit together: \(error.description)")
+} catch {
+    fail("The app's modules do not fit together: \(error)")
+}
+
+switch arguments.first {
+case nil:
+    break
+case "--help", "-h", "help":
+    print(Help.usage)
+    exit(0)
+case "graph":
+    print(arguments.contains("--dot") ? GraphPrinter.dot(modules) : GraphPrinter.tree(modules))
+    exit(0)
+case "validate":
+    do {
+        let report = try registry.validate()
+        print(report.description)
+        exit(report.isValid ? 0 : 1)
+    } catch {
+        fail("Validation failed: \(error)")
+    }
+case let unknown?:
+    fail("Unknown argument \"\(unknown)\".\n\(Help.usage)")
+}
+
+let interactive = isatty(0) != 0
+let shell = Shell(registry: registry, modules: modules) { print($0) }
+if interactive {
+    print("Bookshop demo. Type help to see the commands, quit or Ctrl-D to leave.")
+}
+while true {
+    if interactive {
+        print("> ", terminator: "")
+        fflush(nil)
+    }
+    guard let line = readLine() else {
+        if interactive { print("\nBye.") }
+        break
+    }
+    if !shell.run(line) { break }
+}
+exit(0)

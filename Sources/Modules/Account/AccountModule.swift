@@ -1,0 +1,59 @@
+import Router
+import Synchronization
+
+/// Registers the session as a singleton. Signing out resets the per-user scope.
+public struct AccountModule: DescribedModule {
+    /// The scope that holds everything a signed-in user owns.
+    public let userScope: CustomScope
+
+    /// Makes the module.
+    /// - Parameter userScope: The per-user scope, reset on sign-out.
+    public init(userScope: CustomScope) {
+        self.userScope = userScope
+    }
+
+    /// Registers ``RoutableService/userSession``.
+    /// - Parameter registry: The registry being assembled.
+    /// - Throws: ``RouteError`` when the registry is sealed.
+    public func register(in registry: RouteRegistry) throws {
+        let scope = userScope
+        try registry.register(.userSession, scope: .singleton) { _ in SessionStore(userScope: scope) }
+    }
+
+    /// What the module provides.
+    public var summary: ModuleSummary {
+        ModuleSummary(
+            name: "AccountModule",
+            provides: [.init(key: RoutableService.userSession.description, scope: Scope.singleton.description)],
+            uses: [])
+    }
+}
+
+private final class SessionStore: UserSession {
+    private let user = Mutex<String?>(nil)
+    private let userScope: CustomScope
+
+    init(userScope: CustomScope) {
+        self.userScope = userScope
+    }
+
+    var currentUser: String? { user.withLock { $0 } }
+
+    func signIn(_ name: String) -> Bool {
+        user.withLock { user in
+            guard user == nil else { return false }
+            user = name
+            return true
+        }
+    }
+
+    func signOut() -> String? {
+        let previous = user.withLock { user in
+            let previous = user
+            user = nil
+            return previous
+        }
+        if previous != nil { userScope.reset() }
+        return previous
+    }
+}

@@ -1,0 +1,61 @@
+import Router
+
+/// Registers an in-memory catalog of a dozen books as a singleton, also under the identifier `books/search`.
+public struct CatalogModule: DescribedModule {
+    /// Makes the module.
+    public init() {}
+
+    /// Registers ``RoutableService/catalog``.
+    /// - Parameter registry: The registry being assembled.
+    /// - Throws: ``RouteError`` when the registry is sealed.
+    public func register(in registry: RouteRegistry) throws {
+        try registry.register(.catalog, scope: .singleton, identifier: "books/search") { _ in
+            InMemoryCatalog(books: Self.stock)
+        }
+    }
+
+    /// What the module provides.
+    public var summary: ModuleSummary {
+        ModuleSummary(
+            name: "CatalogModule",
+            provides: [.init(key: RoutableService.catalog.description, scope: Scope.singleton.description)],
+            uses: [])
+    }
+
+    private static let stock: [Book] = [
+        Book(id: 1, title: "Swift Concurrency by Example", author: "Mira Holt", priceCents: 3900),
+        Book(id: 2, title: "The Swift Programming Primer", author: "Owen Park", priceCents: 2900),
+        Book(id: 3, title: "Server-Side Swift", author: "Lena Voss", priceCents: 3500),
+        Book(id: 4, title: "Swiftly Through the Alps", author: "Anna Berg", priceCents: 1800),
+        Book(id: 5, title: "Dependency Injection Principles", author: "Karl Dunn", priceCents: 4200),
+        Book(id: 6, title: "Modular App Architecture", author: "Rita Chen", priceCents: 3100),
+        Book(id: 7, title: "The Pragmatic Router", author: "Tom Ellis", priceCents: 2500),
+        Book(id: 8, title: "Patterns of Large Programs", author: "Ines Roth", priceCents: 4500),
+        Book(id: 9, title: "Terminal Tales", author: "Sam Ortiz", priceCents: 1500),
+        Book(id: 10, title: "Linux for Builders", author: "Noor Haddad", priceCents: 2700),
+        Book(id: 11, title: "Clean Interfaces", author: "Paul Meyer", priceCents: 3300),
+        Book(id: 12, title: "A Tale of Two Modules", author: "Eva Lind", priceCents: 1200),
+    ]
+}
+
+private final class InMemoryCatalog: Catalog {
+    let books: [Book]
+
+    init(books: [Book]) {
+        self.books = books
+    }
+
+    func search(_ text: String) -> [Book] {
+        let needle = text.trimmingWhitespace().lowercased()
+        guard !needle.isEmpty else { return [] }
+        return books.filter { $0.title.lowercased().contains(needle) }
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and newlines.
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}

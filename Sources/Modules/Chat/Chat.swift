@@ -1,0 +1,53 @@
+import Router
+
+/// One line of a chat.
+public struct ChatMessage: Sendable, Equatable {
+    /// Who wrote it.
+    public let sender: String
+    /// What they wrote.
+    public let text: String
+
+    /// Makes a message.
+    /// - Parameters:
+    ///   - sender: Who wrote it.
+    ///   - text: What they wrote.
+    public init(sender: String, text: String) {
+        self.sender = sender
+        self.text = text
+    }
+}
+
+/// The signed-in user's support chat. It owns its message list, which refers back to it.
+public protocol ChatSession: AnyObject, Sendable {
+    /// The user chatting.
+    var user: String { get }
+    /// The session's messages; set by the router.
+    var messageList: (any MessageList)? { get set }
+    /// How many messages the user has not read.
+    var unreadCount: Int { get }
+
+    /// Marks every message read.
+    func markAllRead()
+}
+
+/// The messages of a chat session; holds its session weakly.
+public protocol MessageList: AnyObject, Sendable {
+    /// The session the list belongs to (weak); set by the router.
+    var session: (any ChatSession)? { get set }
+    /// The messages, oldest first.
+    var messages: [ChatMessage] { get }
+
+    /// Appends a message.
+    /// - Parameter message: The message.
+    func append(_ message: ChatMessage)
+}
+
+extension RoutableService where Destination == any ChatSession {
+    /// The signed-in user's chat session.
+    public static var chatSession: Self { Self(declaring: (any ChatSession).self) }
+}
+
+extension RoutableService where Destination == any MessageList {
+    /// The signed-in user's chat messages.
+    public static var messageList: Self { Self(declaring: (any MessageList).self) }
+}

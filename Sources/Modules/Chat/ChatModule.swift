@@ -1,0 +1,106 @@
+import Router
+import Synchronization
+
+/// Registers the chat pair, one of each per signed-in user, wired to each other by property injection,
+/// and a badge counter for unread messages.
+public struct ChatModule: DescribedModule {
+    /// The scope that holds the signed-in user's chat.
+    public let userScope: CustomScope
+
+    /// Makes the module.
+    /// - Parameter userScope: The per-user scope, reset on sign-out.
+    public init(userScope: CustomScope) {
+        self.userScope = userScope
+    }
+
+    /// Registers ``RoutableService/chatSession``, ``RoutableService/messageList`` and a
+    /// ``RoutableService/badgeCounter`` labelled `chat`.
+    /// - Parameter registry: The registry being assembled.
+    /// - Throws: ``RouteError`` when the registry is sealed.
+    public func register(in registry: RouteRegistry) throws {
+        try registry.register(
+            .chatSession, scope: .custom(userScope), dependencies: [.initializer(.userSession)],
+            injections: [.property(\.messageList, .messageList)]
+        ) { r in
+            SupportChat(user: try r.resolve(.userSession).currentUser ?? "guest")
+        }
+        try registry.register(
+            .messageList, scope: .custom(userScope), injections: [.property(\.session, .chatSession)],
+            didFinishPrepare: { list, _ in
+                if list.messages.isEmpty, let user = list.session?.user {
+                    list.append(ChatMessage(sender: "support", text: "Hi \(user), how can we help?"))
+                }
+            },
+            factory: { _ in Transcript() })
+        let badgeNeeds: [RouteDependency] = [.initializer(.userSession), .initializer(.chatSession)]
+        try registry.register(.badgeCounter, dependencies: badgeNeeds) { r in
+            guard try r.resolveIfRegistered(.userSession)?.currentUser != nil else { return ChatBadge(count: 0) }
+            return ChatBadge(count: try r.resolve(.chatSession).unreadCount)
+        }
+    }
+
+    /// What the module provides and uses.
+    public var summary: ModuleSummary {
+        let scope = Scope.custom(userScope).description
+        return ModuleSummary(
+            name: "ChatModule",
+            provides: [
+                .init(key: RoutableService.chatSession.description, scope: scope),
+                .init(key: RoutableService.messageList.description, scope: scope),
+                .init(key: RoutableService.badgeCounter.description, scope: Scope.transient.description),
+            ],
+            uses: [RoutableService.userSession.description])
+    }
+}
+
+private final class SupportChat: ChatSession {
+    private struct State {
+        var list: (any MessageList)?
+        var read = 0
+    }
+
+    let user: String
+    private let state = Mutex(State())
+
+    init(user: String) {
+        self.user = user
+    }
+
+    var messageList: (any MessageList)? {
+        get { state.withLock { $0.list } }
+        set { state.withLock { $0.list = newValue } }
+    }
+
+    var unreadCount: Int {
+        let (list, read) = state.withLock { ($0.list, $0.read) }
+        return max(0, (list?.messages.count ?? 0) - read)
+    }
+
+    func markAllRead() {
+        let count = messageList?.messages.count ?? 0
+        state.withLock { $0.read = count }
+    }
+}
+
+private final class Transcript: MessageList {
+    private struct State {
+        weak var session: (any ChatSession)?
+        var messages: [ChatMessage] = []
+    }
+
+    private let state = Mutex(State())
+
+    var session: (any ChatSession)? {
+        get { state.withLock { $0.session } }
+        set { state.withLock { $0.session = newValue } }
+    }
+
+    var messages: [ChatMessage] { state.withLock { $0.messages } }
+
+    func append(_ message: ChatMessage) { state.withLock { $0.messages.append(message) } }
+}
+
+private struct ChatBadge: BadgeCounter {
+    let label = "chat"
+    let count: Int
+}

@@ -1,0 +1,103 @@
+import Router
+import Synchronization
+
+/// Registers checkout, the per-user order history and a badge counter for placed orders.
+///
+/// Checkout looks up ``RoutableService/paymentProcessing``, which this module does not provide: the app
+/// wiring adapts a payment provider to it.
+public struct CheckoutModule: DescribedModule {
+    /// The scope that holds the signed-in user's order history.
+    public let userScope: CustomScope
+
+    /// Makes the module.
+    /// - Parameter userScope: The per-user scope, reset on sign-out.
+    public init(userScope: CustomScope) {
+        self.userScope = userScope
+    }
+
+    /// Registers ``RoutableService/checkout``, ``RoutableService/orderHistory`` and a
+    /// ``RoutableService/badgeCounter`` labelled `orders`.
+    /// - Parameter registry: The registry being assembled.
+    /// - Throws: ``RouteError`` when the registry is sealed.
+    public func register(in registry: RouteRegistry) throws {
+        try registry.register(.orderHistory, scope: .custom(userScope)) { _ in OrderList() }
+        try registry.register(
+            .checkout,
+            dependencies: [
+                .initializer(.userSession), .initializer(.cart), .initializer(.paymentProcessing),
+                .initializer(.orderHistory),
+            ]
+        ) { r in
+            guard let user = try r.resolve(.userSession).currentUser else { throw CheckoutFailure.signedOut }
+            return CartCheckout(
+                customer: user,
+                cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) },
+                payment: try r.resolve(.paymentProcessing),
+                history: try r.resolve(.orderHistory))
+        }
+        let badgeNeeds: [RouteDependency] = [.initializer(.userSession), .initializer(.orderHistory)]
+        try registry.register(.badgeCounter, dependencies: badgeNeeds) { r in
+            guard try r.resolveIfRegistered(.userSession)?.currentUser != nil else { return OrdersBadge(count: 0) }
+            return OrdersBadge(count: try r.resolve(.orderHistory).receipts.count)
+        }
+    }
+
+    /// What the module provides and uses.
+    public var summary: ModuleSummary {
+        ModuleSummary(
+            name: "CheckoutModule",
+            provides: [
+                .init(key: RoutableService.checkout.description, scope: Scope.transient.description),
+                .init(key: RoutableService.orderHistory.description, scope: Scope.custom(userScope).description),
+                .init(key: RoutableService.badgeCounter.description, scope: Scope.transient.description),
+            ],
+            uses: [
+                RoutableService.userSession.description, RoutableServiceModule.cart.description,
+                RoutableService.paymentProcessing.description,
+            ])
+    }
+}
+
+private final class OrderList: OrderHistory {
+    private let list = Mutex<[Receipt]>([])
+
+    var receipts: [Receipt] { list.withLock { $0 } }
+
+    func record(_ receipt: Receipt) { list.withLock { $0.append(receipt) } }
+}
+
+private final class CartCheckout: Checkout {
+    let customer: String
+    let cart: any Cart
+    let payment: any PaymentProcessing
+    let history: any OrderHistory
+
+    init(customer: String, cart: any Cart, payment: any PaymentProcessing, history: any OrderHistory) {
+        self.customer = customer
+        self.cart = cart
+        self.payment = payment
+        self.history = history
+    }
+
+    func placeOrder() throws -> Receipt {
+        let items = cart.items
+        guard !items.isEmpty else { throw CheckoutFailure.emptyCart }
+        let total = items.reduce(0) { $0 + $1.priceCents }
+        switch payment.pay(amountCents: total, customer: customer) {
+        case .declined(let reason):
+            throw CheckoutFailure("Payment declined: \(reason). Your cart is unchanged.")
+        case .paid(let confirmation):
+            let receipt = Receipt(
+                orderNumber: history.receipts.count + 1, customer: customer, titles: items.map(\.title),
+                totalCents: total, confirmation: confirmation)
+            history.record(receipt)
+            cart.removeAll()
+            return receipt
+        }
+    }
+}
+
+private struct OrdersBadge: BadgeCounter {
+    let label = "orders"
+    let count: Int
+}

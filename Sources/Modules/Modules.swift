@@ -1,1 +1,0 @@
-// Feature modules for the demo app live here.

@@ -1,0 +1,55 @@
+import Router
+import Synchronization
+
+/// Registers a simulated gateway: it approves charges up to the card limit and numbers transactions from `TX-1001`.
+public struct PaymentsModule: DescribedModule {
+    /// The largest charge the simulated card accepts, in cents.
+    public let cardLimitCents: Int
+
+    /// Makes the module.
+    /// - Parameter cardLimitCents: The largest charge approved (default $200.00).
+    public init(cardLimitCents: Int = 20_000) {
+        self.cardLimitCents = cardLimitCents
+    }
+
+    /// Registers ``RoutableService/paymentGateway``.
+    /// - Parameter registry: The registry being assembled.
+    /// - Throws: ``RouteError`` when the registry is sealed.
+    public func register(in registry: RouteRegistry) throws {
+        let limit = cardLimitCents
+        try registry.register(.paymentGateway, scope: .singleton) { _ in SimulatedGateway(limit: limit) }
+    }
+
+    /// What the module provides.
+    public var summary: ModuleSummary {
+        ModuleSummary(
+            name: "PaymentsModule",
+            provides: [.init(key: RoutableService.paymentGateway.description, scope: Scope.singleton.description)],
+            uses: [])
+    }
+}
+
+private final class SimulatedGateway: PaymentGateway {
+    private let limit: Int
+    private let lastTransaction = Mutex(1_000)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    func charge(cents: Int, customer: String) -> GatewayCharge {
+        guard cents > 0 else {
+            return GatewayCharge(approved: false, transactionID: "", message: "nothing to charge")
+        }
+        guard cents <= limit else {
+            return GatewayCharge(
+                approved: false, transactionID: "",
+                message: "\(Money.format(cents)) is over \(customer)'s card limit of \(Money.format(limit))")
+        }
+        let number = lastTransaction.withLock { last in
+            last += 1
+            return last
+        }
+        return GatewayCharge(approved: true, transactionID: "TX-\(number)", message: "")
+    }
+}

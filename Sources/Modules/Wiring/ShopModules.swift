@@ -1,0 +1,20 @@
+import Router
+
+/// The bookshop's modules in the order the app loads them.
+public enum ShopModules {
+    /// Every module of the app, sharing one per-user scope.
+    /// - Parameter userScope: The scope reset when the user signs out.
+    /// - Returns: The modules, to pass to `RouteRegistry(modules:)`.
+    public static func all(userScope: CustomScope) -> [any DescribedModule] {
+        [
+            AccountModule(userScope: userScope),
+            CatalogModule(),
+            CartModule(userScope: userScope),
+            PaymentsModule(),
+            CheckoutModule(userScope: userScope),
+            NotificationsModule(),
+            ChatModule(userScope: userScope),
+            ShopWiringModule(),
+        ]
+    }
+}

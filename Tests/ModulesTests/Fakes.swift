@@ -1,0 +1,95 @@
+import Modules
+import Router
+import Synchronization
+
+/// Builds a sealed registry from the module under test plus fakes for its collaborators.
+func testRegistry(
+    _ modules: [any RouteModule], fakes: (RouteRegistry) throws -> Void = { _ in }
+) throws -> RouteRegistry {
+    let registry = RouteRegistry()
+    for module in modules { try registry.load(module) }
+    try fakes(registry)
+    try registry.seal()
+    return registry
+}
+
+final class FakeSession: UserSession {
+    private let user: Mutex<String?>
+
+    init(user: String?) {
+        self.user = Mutex(user)
+    }
+
+    var currentUser: String? { user.withLock { $0 } }
+
+    func signIn(_ name: String) -> Bool {
+        user.withLock { user in
+            guard user == nil else { return false }
+            user = name
+            return true
+        }
+    }
+
+    func signOut() -> String? {
+        user.withLock { user in
+            defer { user = nil }
+            return user
+        }
+    }
+}
+
+final class FakeCart: Cart {
+    let owner: String
+    private let books: Mutex<[Book]>
+
+    init(owner: String, items: [Book] = []) {
+        self.owner = owner
+        self.books = Mutex(items)
+    }
+
+    var items: [Book] { books.withLock { $0 } }
+
+    func add(_ book: Book) { books.withLock { $0.append(book) } }
+
+    func removeAll() { books.withLock { $0.removeAll() } }
+}
+
+final class FakeCartConfiguration: ModuleConfiguration<any Cart>, CartModuleConfig {
+    var owner: String?
+
+    func constructCart(owner: String) { self.owner = owner }
+}
+
+final class FakePayment: PaymentProcessing {
+    private let calls = Mutex<[(cents: Int, customer: String)]>([])
+    private let outcome: PaymentOutcome
+
+    init(outcome: PaymentOutcome) {
+        self.outcome = outcome
+    }
+
+    var charges: [Int] { calls.withLock { $0.map(\.cents) } }
+
+    func pay(amountCents: Int, customer: String) -> PaymentOutcome {
+        calls.withLock { $0.append((amountCents, customer)) }
+        return outcome
+    }
+}
+
+final class FakeGateway: PaymentGateway {
+    let answer: GatewayCharge
+
+    init(answer: GatewayCharge) {
+        self.answer = answer
+    }
+
+    func charge(cents: Int, customer: String) -> GatewayCharge { answer }
+}
+
+struct FixedBadge: BadgeCounter {
+    let label: String
+    let count: Int
+}
+
+let sampleBook = Book(id: 100, title: "Test Driven Swift", author: "Tess Ter", priceCents: 2_000)
+let otherBook = Book(id: 101, title: "Fakes and Stubs", author: "Stu Bb", priceCents: 1_500)
