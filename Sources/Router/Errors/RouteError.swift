@@ -82,6 +82,14 @@ extension RouteError {
             case captiveDependency
             case argumentMismatch
             case asyncOnly
+            case unknownPath
+            case invalidPath
+            case overRoute
+            case actionFailed
+            case destinationUnavailable
+            case routeCancelled
+            case destinationLeaked
+            case exclusiveRegistration
         }
 
         private let value: Value
@@ -125,5 +133,22 @@ extension RouteError {
         public static let argumentMismatch = Code(.argumentMismatch)
         /// A key registered with only an async factory was looked up synchronously.
         public static let asyncOnly = Code(.asyncOnly)
+        /// No registered path pattern matches the path.
+        public static let unknownPath = Code(.unknownPath)
+        /// A path matches a pattern's literal segments but a parameter is missing or malformed.
+        public static let invalidPath = Code(.invalidPath)
+        /// A route was performed while it was already routing (ZIKRouter's OverRoute).
+        public static let overRoute = Code(.overRoute)
+        /// A route action is not possible in the route's state: removing before performing, or after the
+        /// destination is gone.
+        public static let actionFailed = Code(.actionFailed)
+        /// The router produced no destination, or the presenter could not show it.
+        public static let destinationUnavailable = Code(.destinationUnavailable)
+        /// An interceptor cancelled the route before it was performed.
+        public static let routeCancelled = Code(.routeCancelled)
+        /// A removed destination was still alive after the leak-check delay.
+        public static let destinationLeaked = Code(.destinationLeaked)
+        /// A registration claimed a key exclusively, and another registration serves it too.
+        public static let exclusiveRegistration = Code(.exclusiveRegistration)
     }
 }

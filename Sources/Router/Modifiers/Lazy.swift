@@ -101,18 +101,20 @@ extension Resolver {
     /// A ``Provider`` for a key registered with arguments.
     /// - Parameters:
     ///   - key: The key.
-    ///   - arguments: The argument types the provider takes, which must match the registration.
+    ///   - first: The type of the provider's first argument, which must match the registration.
+    ///   - rest: The types of its other arguments.
     /// - Returns: A provider that builds a destination on each call.
     /// - Throws: ``RouteError`` when no router is registered for `key`, or it takes no arguments.
-    public mutating func provider<Destination, each Argument>(
-        _ key: RoutableService<Destination>, arguments: repeat (each Argument).Type
-    ) throws -> Provider<Destination, repeat each Argument> {
+    public mutating func provider<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, arguments first: First.Type, _ rest: repeat (each Argument).Type
+    ) throws -> Provider<Destination, First, repeat each Argument> {
         let entry = try entry(for: key)
-        try checkTakesArguments(entry, given: (repeat (each Argument).self))
+        try checkTakesArguments(entry, given: ArgumentList(types: first, repeat (each Argument).self))
         let table = self.table
-        return Provider { (argument: repeat each Argument) in
+        return Provider { (head: First, tail: repeat each Argument) in
             var resolver = Resolver(table: table)
-            return try resolver.buildTopLevel(entry, configuration: nil, arguments: (repeat each argument))
+            return try resolver.buildTopLevel(
+                entry, configuration: nil, arguments: ArgumentList(head, repeat each tail))
         }
     }
 
@@ -148,14 +150,15 @@ extension RouteRegistry {
     /// A ``Provider`` for a key registered with arguments, for code outside factories.
     /// - Parameters:
     ///   - key: The key.
-    ///   - arguments: The argument types the provider takes, which must match the registration.
+    ///   - first: The type of the provider's first argument, which must match the registration.
+    ///   - rest: The types of its other arguments.
     /// - Returns: A provider that builds a destination on each call.
     /// - Throws: ``RouteError`` when the registry is not sealed, no router is registered for `key`, or it
     ///   takes no arguments.
-    public func provider<Destination, each Argument>(
-        _ key: RoutableService<Destination>, arguments: repeat (each Argument).Type
-    ) throws -> Provider<Destination, repeat each Argument> {
+    public func provider<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, arguments first: First.Type, _ rest: repeat (each Argument).Type
+    ) throws -> Provider<Destination, First, repeat each Argument> {
         var resolver = Resolver(table: try table())
-        return try resolver.provider(key, arguments: repeat (each Argument).self)
+        return try resolver.provider(key, arguments: first, repeat (each Argument).self)
     }
 }

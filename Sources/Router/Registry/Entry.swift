@@ -18,13 +18,16 @@ class AnyEntry: @unchecked Sendable {
     let argumentTypes: String?
     /// For adapters: the provided key the required key is joined to.
     let adapterTarget: KeyDescription?
+    /// Whether no other registration may serve this key's protocol.
+    let isExclusive: Bool
     /// Whether made objects need a preparation step after the factory (injections or a finish hook).
     @usableFromInline let needsPreparation: Bool
 
     init(
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
         identifier: String?, isDefault: Bool, destinationType: String, owner: String, needsPreparation: Bool,
-        configurationConforms: (@Sendable () -> Bool)?, argumentTypes: String?, adapterTarget: KeyDescription?
+        configurationConforms: (@Sendable () -> Bool)?, argumentTypes: String?, adapterTarget: KeyDescription?,
+        isExclusive: Bool
     ) {
         self.id = id
         self.key = key
@@ -39,6 +42,7 @@ class AnyEntry: @unchecked Sendable {
         self.configurationConforms = configurationConforms
         self.argumentTypes = argumentTypes
         self.adapterTarget = adapterTarget
+        self.isExclusive = isExclusive
     }
 
     /// Builds a destination whose type the caller does not know statically (identifier lookups,
@@ -71,6 +75,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     @usableFromInline let singleton: SharedCell<Destination>?
     let weakCell: WeakCell?
     let asyncCell: AsyncSharedCell<Destination>?
+    /// Per-destination hooks fired for every route to this registration's destinations.
+    let hooks: RouteHooks<Destination>
 
     init(
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
@@ -83,10 +89,13 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         argumentTypes: String? = nil,
         adapterTarget: KeyDescription? = nil,
         asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)? = nil,
+        hooks: RouteHooks<Destination> = RouteHooks(),
+        isExclusive: Bool = false,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) {
         self.factory = factory
         self.asyncFactory = asyncFactory
+        self.hooks = hooks
         self.injections = injections
         self.didFinish = didFinish
         self.makeConfiguration = makeConfiguration
@@ -100,7 +109,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
             isDefault: isDefault, destinationType: TypeName.of(Destination.self), owner: owner,
             needsPreparation: !injections.isEmpty || didFinish != nil, configurationConforms: configurationConforms,
-            argumentTypes: argumentTypes, adapterTarget: adapterTarget)
+            argumentTypes: argumentTypes, adapterTarget: adapterTarget, isExclusive: isExclusive)
     }
 
     override func buildErased(_ resolver: inout Resolver) throws -> Any {

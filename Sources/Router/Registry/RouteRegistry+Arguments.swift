@@ -12,7 +12,8 @@ extension RouteRegistry {
     /// naming the expected and the given types; it never gives nil.
     /// - Parameters:
     ///   - key: The key the factory serves.
-    ///   - arguments: The argument types, in order.
+    ///   - first: The first argument's type.
+    ///   - rest: The other arguments' types, in order.
     ///   - scope: How long instances live (default ``Scope/transient``); a shared instance keeps the
     ///     arguments of the lookup that built it.
     ///   - identifier: A string under which the destination can also be looked up.
@@ -23,9 +24,9 @@ extension RouteRegistry {
     ///   - didFinishPrepare: Runs once every preparation of the destination has run.
     ///   - factory: Makes the destination from the resolver and the arguments.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    public func register<Destination, each Argument>(
+    public func register<Destination, First, each Argument>(
         _ key: RoutableService<Destination>,
-        arguments: repeat (each Argument).Type,
+        arguments first: First.Type, _ rest: repeat (each Argument).Type,
         scope: Scope = .transient,
         identifier: String? = nil,
         isDefault: Bool = false,
@@ -33,10 +34,10 @@ extension RouteRegistry {
         injections: [Injection<Destination>] = [],
         prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
         didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
-        factory: @escaping @Sendable (inout Resolver, repeat each Argument) throws -> Destination
+        factory: @escaping @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
     ) throws {
         let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
-        let expected = TypeName.arguments((repeat each Argument).self)
+        let expected = TypeName.arguments((First, repeat each Argument).self)
         let keyName = key.keyDescription.full
         try add { order, owner in
             Entry(
@@ -44,7 +45,7 @@ extension RouteRegistry {
                 identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
                 didFinish: didFinishPrepare, argumentTypes: expected
             ) { resolver in
-                let given = resolver.input
+                let given = resolver.input as? ArgumentList
                 resolver.input = nil
                 guard let given else {
                     throw RouteError(
@@ -52,14 +53,13 @@ extension RouteRegistry {
                         reason: "\(keyName) takes the arguments \(expected), but none were given.",
                         hint: "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:).")
                 }
-                guard let arguments = given as? (repeat each Argument) else {
+                guard let (head, tail) = given.value as? (First, (repeat each Argument)) else {
                     throw RouteError(
                         .argumentMismatch, key: keyName, path: resolver.pathHere(key.keyDescription.short),
-                        reason:
-                            "\(keyName) takes the arguments \(expected), but was given \(TypeName.arguments(type(of: given))).",
+                        reason: "\(keyName) takes the arguments \(expected), but was given \(given.types).",
                         hint: "Pass arguments of exactly these types, in this order.")
                 }
-                return try factory(&resolver, repeat each arguments)
+                return try factory(&resolver, head, repeat each tail)
             }
         }
     }
@@ -68,18 +68,20 @@ extension RouteRegistry {
     ///
     /// - Parameters:
     ///   - key: The key.
-    ///   - arguments: The arguments for the factory, in order.
+    ///   - first: The factory's first argument.
+    ///   - rest: Its other arguments, in order.
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
     ///   registered, in number or type.
-    public func makeDestination<Destination, each Argument>(
-        to key: RoutableService<Destination>, arguments: repeat each Argument
+    public func makeDestination<Destination, First, each Argument>(
+        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
     ) throws -> Destination {
         do {
             var resolver = Resolver(table: try table())
             let entry = try resolver.entry(for: key)
-            try resolver.checkTakesArguments(entry, given: (repeat each arguments))
-            return try resolver.buildTopLevel(entry, configuration: nil, arguments: (repeat each arguments))
+            let given = ArgumentList(first, repeat each rest)
+            try resolver.checkTakesArguments(entry, given: given)
+            return try resolver.buildTopLevel(entry, configuration: nil, arguments: given)
         } catch {
             throw report(error)
         }
@@ -91,26 +93,27 @@ extension Resolver {
     ///
     /// - Parameters:
     ///   - key: The key.
-    ///   - arguments: The arguments for the factory, in order.
+    ///   - first: The factory's first argument.
+    ///   - rest: Its other arguments, in order.
     /// - Returns: The destination.
     /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
     ///   registered.
-    public mutating func resolve<Destination, each Argument>(
-        _ key: RoutableService<Destination>, arguments: repeat each Argument
+    public mutating func resolve<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
     ) throws -> Destination {
         let entry = try entry(for: key)
-        try checkTakesArguments(entry, given: (repeat each arguments))
-        input = (repeat each arguments)
+        let given = ArgumentList(first, repeat each rest)
+        try checkTakesArguments(entry, given: given)
+        input = given
         defer { input = nil }
         return try build(entry)
     }
 
-    func checkTakesArguments(_ entry: AnyEntry, given: Any) throws {
+    func checkTakesArguments(_ entry: AnyEntry, given: ArgumentList) throws {
         guard entry.argumentTypes == nil else { return }
         throw RouteError(
             .argumentMismatch, key: entry.key.full, path: pathTo(entry.key.short),
-            reason:
-                "\(entry.key.full) takes no arguments, but was given \(TypeName.arguments(type(of: given))).",
+            reason: "\(entry.key.full) takes no arguments, but was given \(given.types).",
             hint: "Look it up with makeDestination(to:) or resolve(_:), or register it with arguments:.")
     }
 }
@@ -120,5 +123,23 @@ extension TypeName {
     static func arguments(_ type: Any.Type) -> String {
         let name = String(describing: type)
         return name.hasPrefix("(") ? name : "(\(name))"
+    }
+}
+
+/// Arguments on their way from a lookup to a factory: the values as `(first, (rest…))`, and their types
+/// as they read in messages.
+struct ArgumentList {
+    let value: Any
+    let types: String
+
+    init<First, each Rest>(_ first: First, _ rest: repeat each Rest) {
+        value = (first, (repeat each rest))
+        types = TypeName.arguments((First, repeat each Rest).self)
+    }
+
+    /// The types of an argument list, for checks made before any value exists.
+    init<First, each Rest>(types first: First.Type, _ rest: repeat (each Rest).Type) {
+        value = ()
+        types = TypeName.arguments((First, repeat each Rest).self)
     }
 }

@@ -17,6 +17,9 @@ extension RouteRegistry {
     ///   - prepare: The router's preparation hook, run after `injections`; it sees what the caller's
     ///     preparation already set.
     ///   - didFinishPrepare: Runs once every preparation of the destination has run.
+    ///   - hooks: Per-destination hooks fired for every ``Route`` to these destinations, whoever performs it.
+    ///   - exclusive: Whether this must be the only registration serving the key's protocol (any tag or
+    ///     name); sealing reports any other as an ``RouteError/Code/exclusiveRegistration`` problem.
     ///   - factory: Makes the destination; looks dependencies up through the resolver.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     public func register<Destination>(
@@ -28,6 +31,8 @@ extension RouteRegistry {
         injections: [Injection<Destination>] = [],
         prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
         didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        hooks: RouteHooks<Destination> = RouteHooks(),
+        exclusive: Bool = false,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) throws {
         let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
@@ -35,7 +40,7 @@ extension RouteRegistry {
             Entry(
                 id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
                 identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
-                didFinish: didFinishPrepare, factory: factory)
+                didFinish: didFinishPrepare, hooks: hooks, isExclusive: exclusive, factory: factory)
         }
     }
 
@@ -60,6 +65,7 @@ extension RouteRegistry {
     ///   - injections: Property and method injections, run after creation in this order.
     ///   - prepare: The router's preparation hook, run after `injections`.
     ///   - didFinishPrepare: Runs once every preparation of the destination has run.
+    ///   - hooks: Per-destination hooks fired for every ``Route`` to these destinations, whoever performs it.
     ///   - factory: Makes the destination from the configuration.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     public func register<Configuration, Destination, Config: ModuleConfiguration<Destination>>(
@@ -72,6 +78,7 @@ extension RouteRegistry {
         injections: [Injection<Destination>] = [],
         prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
         didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        hooks: RouteHooks<Destination> = RouteHooks(),
         factory: @escaping @Sendable (Config, inout Resolver) throws -> Destination
     ) throws {
         let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
@@ -82,7 +89,7 @@ extension RouteRegistry {
                 identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
                 didFinish: didFinishPrepare, makeConfiguration: configuration,
                 configurationName: TypeName.of(Configuration.self),
-                configurationConforms: { configuration() is Configuration }
+                configurationConforms: { configuration() is Configuration }, hooks: hooks
             ) { resolver in
                 let given = resolver.input
                 resolver.input = nil

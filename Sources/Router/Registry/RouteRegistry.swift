@@ -17,6 +17,7 @@ public final class RouteRegistry: Sendable {
         var loadedModules: [ObjectIdentifier: String] = [:]
         var requirements: [(module: String, required: any RouteModule.Type)] = []
         var currentModule: String?
+        var paths: [PathRoute] = []
     }
 
     private enum Phase: UInt8 {
@@ -39,6 +40,7 @@ public final class RouteRegistry: Sendable {
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable?
     let tracer = Tracer()
+    let routing = Mutex(RoutingState())
     private let errorHandlerStorage = Mutex<(@Sendable (RouteError) -> Void)?>(nil)
 
     /// Makes an empty, open registry.
@@ -110,6 +112,25 @@ public final class RouteRegistry: Sendable {
                 .registrationAfterSeal, key: rejected.key.full,
                 reason: "Cannot register \(rejected.key.full): the registry is already sealed.",
                 hint: "Register every router in a RouteModule before seal(), or use a child registry.")
+        }
+    }
+
+    func addPath(_ make: (_ owner: String) -> PathRoute) throws {
+        let phaseNow = phase.load(ordering: .acquiring)
+        var rejected: PathRoute?
+        assembly.withLock { assembly in
+            let route = make(assembly.currentModule ?? "RouteRegistry")
+            if phaseNow != Phase.open.rawValue {
+                rejected = route
+            } else {
+                assembly.paths.append(route)
+            }
+        }
+        if let rejected {
+            throw RouteError(
+                .registrationAfterSeal, key: "\"\(rejected.pattern.text)\"",
+                reason: "Cannot register the path \"\(rejected.pattern.text)\": the registry is already sealed.",
+                hint: "Register every path in a RouteModule before seal(), or use a child registry.")
         }
     }
 
@@ -185,7 +206,8 @@ public final class RouteRegistry: Sendable {
             parentTable = table
         }
         let snapshot = assembly.withLock { $0 }
-        let table = SealedTable(entries: snapshot.entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer)
+        let table = SealedTable(
+            entries: snapshot.entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer, paths: snapshot.paths)
         return (table, Validator(table: table, assembly: snapshot).report())
     }
 

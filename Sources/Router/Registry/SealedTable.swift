@@ -20,8 +20,11 @@ final class SealedTable: @unchecked Sendable {
     let identifiers: [String: AnyEntry]
     @usableFromInline let tracer: Tracer?
 
-    init(entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil) {
+    let paths: [PathRoute]
+
+    init(entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil, paths: [PathRoute] = []) {
         self.entries = entries
+        self.paths = paths
         self.tracer = tracer ?? parent?.tracer
         self.parent = parent
         self.maxDepth = maxDepth
@@ -89,6 +92,11 @@ final class SealedTable: @unchecked Sendable {
 
     func entry(identifier: String) -> AnyEntry? {
         identifiers[identifier] ?? parent?.entry(identifier: identifier)
+    }
+
+    /// The path routes of this table and its parents, the parent's first.
+    var allPaths: [PathRoute] {
+        (parent?.allPaths ?? []) + paths
     }
 
     var allIdentifiers: [String] {

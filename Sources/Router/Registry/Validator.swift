@@ -13,6 +13,8 @@ struct Validator {
         problems += captiveDependencies()
         problems += missingModules()
         problems += unsupportedAsyncScopes()
+        problems += exclusiveViolations()
+        problems += pathProblems()
         return ValidationReport(problems: problems)
     }
 
@@ -155,6 +157,50 @@ struct Validator {
                             "Give \(entry.key.short) a scope no longer than \(target.scope), or depend on a Provider of \(target.key.short)."
                     ))
             }
+        }
+        return problems
+    }
+
+    private func pathProblems() -> [RouteError] {
+        var problems: [RouteError] = []
+        var seen: [PathPattern: PathRoute] = [:]
+        for route in table.paths {
+            if let first = seen[route.pattern] {
+                problems.append(
+                    RouteError(
+                        .duplicateIdentifier, key: "\"\(route.pattern.text)\"",
+                        reason:
+                            "The path pattern \"\(route.pattern.text)\" is registered twice: for \(first.target.full) from \(first.owner) and for \(route.target.full) from \(route.owner).",
+                        hint: "Give each route its own pattern."))
+            } else {
+                seen[route.pattern] = route
+            }
+            if !table.hasRegistration(route.targetID) {
+                problems.append(
+                    RouteError(
+                        .unregisteredKey, key: route.target.full,
+                        reason:
+                            "The path pattern \"\(route.pattern.text)\" routes to \(route.target.full), which has no router.",
+                        hint: "Register \(route.target.full), or load the module that does."))
+            }
+        }
+        return problems
+    }
+
+    private func exclusiveViolations() -> [RouteError] {
+        var problems: [RouteError] = []
+        for exclusive in table.entries where exclusive.isExclusive {
+            let others = table.entries.filter {
+                $0 !== exclusive && $0.id.type == exclusive.id.type && $0.id.kind == exclusive.id.kind
+            }
+            guard !others.isEmpty else { continue }
+            let names = others.map { "\($0.key.full) from \($0.owner)" }.joined(separator: ", ")
+            problems.append(
+                RouteError(
+                    .exclusiveRegistration, key: exclusive.key.full,
+                    reason:
+                        "\(exclusive.key.full) is registered exclusively by \(exclusive.owner), but is also served by \(names).",
+                    hint: "Remove the other registrations, or drop exclusive: true."))
         }
         return problems
     }

@@ -35,6 +35,29 @@ open class ServiceRouter<Destination, Configuration: ModuleConfiguration<Destina
     /// - Returns: A fresh configuration.
     open class func defaultConfiguration() -> Configuration { Configuration() }
 
+    /// Runs before every route to this router's destinations is presented, whoever performs it.
+    /// - Parameter destination: The prepared destination.
+    open class func willPerformRoute(to destination: Destination) {}
+
+    /// Runs once every route to this router's destinations is performed.
+    /// - Parameter destination: The destination.
+    open class func didPerformRoute(to destination: Destination) {}
+
+    /// Runs before every route to this router's destinations is removed.
+    /// - Parameter destination: The destination.
+    open class func willRemoveRoute(from destination: Destination) {}
+
+    /// Runs once every route to this router's destinations is removed.
+    /// - Parameter destination: The destination.
+    open class func didRemoveRoute(from destination: Destination) {}
+
+    /// The class's route hooks, as a registration carries them.
+    static var routeHooks: RouteHooks<Destination> {
+        RouteHooks(
+            willPerform: { willPerformRoute(to: $0) }, didPerform: { didPerformRoute(to: $0) },
+            willRemove: { willRemoveRoute(from: $0) }, didRemove: { didRemoveRoute(from: $0) })
+    }
+
     /// Makes the destination. Override it: the default throws.
     /// - Parameters:
     ///   - configuration: The configuration the caller set up, or ``defaultConfiguration()``.
@@ -83,7 +106,8 @@ extension RouteRegistry {
         dependencies: [RouteDependency] = []
     ) throws {
         try register(
-            key, scope: R.scope, identifier: identifier, isDefault: isDefault, dependencies: dependencies
+            key, scope: R.scope, identifier: identifier, isDefault: isDefault, dependencies: dependencies,
+            hooks: R.routeHooks
         ) { resolver in
             try resolver.runRouter(R.self, configuration: nil)
         }
@@ -104,7 +128,7 @@ extension RouteRegistry {
     ) throws {
         try register(
             key, configuration: R.defaultConfiguration, scope: R.scope, identifier: identifier,
-            isDefault: isDefault, dependencies: dependencies
+            isDefault: isDefault, dependencies: dependencies, hooks: R.routeHooks
         ) { configuration, resolver in
             try resolver.runRouter(R.self, configuration: configuration)
         }

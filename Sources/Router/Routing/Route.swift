@@ -1,0 +1,348 @@
+/// A router performing one route: it makes the destination, shows it through an optional
+/// ``RoutePresenter``, and can remove it again, reporting each state change.
+///
+/// ```swift
+/// let route = try registry.route(to: .profileScreen)
+/// route.stateDidChange = { old, new in print("\(old) → \(new)") }
+/// try route.perform(presenter: screenStack)
+/// // …
+/// try route.remove()
+/// ```
+///
+/// A route holds its destination weakly (a class destination lives as long as its presenter or caller
+/// keeps it), so removing after the destination is gone fails with ``RouteError/Code/actionFailed``.
+/// Value destinations are held strongly. The per-call handlers run once and are then released.
+///
+/// Misuse is a typed error: performing while routing is ``RouteError/Code/overRoute``; performing a
+/// routed route, or removing one that is not routed, is ``RouteError/Code/actionFailed``.
+public final class Route<Destination> {
+    /// Called with the old and the new state on every change.
+    public var stateDidChange: ((_ old: RouteState, _ new: RouteState) -> Void)?
+
+    /// The route's state.
+    public private(set) var state: RouteState = .unrouted {
+        didSet { if oldValue != state { stateDidChange?(oldValue, state) } }
+    }
+
+    private let registry: RouteRegistry
+    private let key: String
+    private let make: (_ preparation: (Destination) throws -> Void) throws -> Destination
+    private let hooks: (HookMoment, Destination) -> Void
+    private weak var weakDestination: AnyObject?
+    private var strongDestination: Destination?
+    private weak var presenter: (any RoutePresenter<Destination>)?
+
+    init(
+        registry: RouteRegistry, key: String,
+        make: @escaping (_ preparation: (Destination) throws -> Void) throws -> Destination,
+        hooks: @escaping (HookMoment, Destination) -> Void
+    ) {
+        self.registry = registry
+        self.key = key
+        self.make = make
+        self.hooks = hooks
+    }
+
+    /// The destination of the last perform, while it is alive.
+    public var destination: Destination? {
+        if let strongDestination { return strongDestination }
+        return weakDestination as? Destination
+    }
+
+    /// Whether ``perform(presenter:preparation:onSuccess:onError:completion:)`` may be called now.
+    public var canPerform: Bool { state == .unrouted || state == .removed }
+
+    /// Whether ``remove(preparation:onSuccess:onError:completion:)`` may be called now.
+    public var canRemove: Bool { state == .routed && destination != nil }
+
+    /// Makes the destination, runs the caller's preparation, the registration's hooks and the registry's
+    /// interceptors, then shows it through `presenter` (or, without one, completes at once).
+    ///
+    /// Every outcome reaches the handlers, which then are released; a failure before the presenter is
+    /// involved is also thrown, and every failure also reaches the registry's error handler.
+    /// - Parameters:
+    ///   - presenter: Shows the destination; the route is `routed` when it calls back. Held weakly.
+    ///   - preparation: The caller's property and method injection.
+    ///   - onSuccess: Called with the destination once the route is performed.
+    ///   - onError: Called with the error if the route fails.
+    ///   - completion: Called last, with the destination or the error.
+    /// - Returns: The destination (presentation may still be in progress).
+    /// - Throws: ``RouteError``: ``RouteError/Code/overRoute``, ``RouteError/Code/actionFailed``,
+    ///   ``RouteError/Code/routeCancelled``, or any error making the destination.
+    @discardableResult
+    public func perform(
+        presenter: (any RoutePresenter<Destination>)? = nil,
+        preparation: (Destination) throws -> Void = { _ in },
+        onSuccess: ((Destination) -> Void)? = nil,
+        onError: ((RouteError) -> Void)? = nil,
+        completion: ((Result<Destination, RouteError>) -> Void)? = nil
+    ) throws -> Destination {
+        var handlers = Handlers(onSuccess: onSuccess, onError: onError, completion: completion)
+        let context = RouteContext(action: .perform, key: key)
+        let interceptors = registry.interceptors
+        let made: Destination
+        do {
+            try checkCanPerform()
+            for interceptor in interceptors {
+                do {
+                    try interceptor.beforePerform(context)
+                } catch {
+                    throw RouteError(
+                        .routeCancelled, key: key, reason: "An interceptor cancelled the route to \(key): \(error).",
+                        underlyingError: error)
+                }
+            }
+            state = .routing
+            do {
+                made = try make(preparation)
+            } catch {
+                state = .unrouted
+                throw error
+            }
+        } catch {
+            let routeError = registry.asRouteError(error, key: key)
+            finish(.failure(routeError), context: context, interceptors: interceptors, handlers: &handlers)
+            throw routeError
+        }
+        keep(made)
+        hooks(.willPerform, made)
+        guard let presenter else {
+            succeedPerform(made, context: context, interceptors: interceptors, handlers: &handlers)
+            return made
+        }
+        self.presenter = presenter
+        var pending: Handlers? = handlers
+        presenter.present(made) { [self] result in
+            guard var handlers = pending else { return }
+            pending = nil
+            switch result {
+            case .success:
+                succeedPerform(made, context: context, interceptors: interceptors, handlers: &handlers)
+            case .failure(let error):
+                state = .unrouted
+                let routeError = RouteError(
+                    .destinationUnavailable, key: key,
+                    reason: "The presenter could not show the destination of \(key): \(error).",
+                    underlyingError: error)
+                finish(.failure(routeError), context: context, interceptors: interceptors, handlers: &handlers)
+            }
+        }
+        return made
+    }
+
+    /// Hides the destination through the presenter that showed it (or, without one, at once), after the
+    /// removal's own preparation.
+    /// - Parameters:
+    ///   - preparation: Runs on the destination before it is hidden.
+    ///   - onSuccess: Called once the destination is removed.
+    ///   - onError: Called with the error if the removal fails.
+    ///   - completion: Called last, with the outcome.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/actionFailed`` when the route is not performed
+    ///   or its destination is gone; an error thrown by `preparation`.
+    public func remove(
+        preparation: (Destination) throws -> Void = { _ in },
+        onSuccess: (() -> Void)? = nil,
+        onError: ((RouteError) -> Void)? = nil,
+        completion: ((Result<Void, RouteError>) -> Void)? = nil
+    ) throws {
+        var handlers = RemoveHandlers(onSuccess: onSuccess, onError: onError, completion: completion)
+        let context = RouteContext(action: .remove, key: key)
+        let interceptors = registry.interceptors
+        let current: Destination
+        do {
+            guard state == .routed else {
+                throw RouteError(
+                    .actionFailed, key: key,
+                    reason: "Cannot remove the route to \(key): it is \(state), not routed.",
+                    hint: "Perform the route first, and remove it once.")
+            }
+            guard let alive = destination else {
+                throw RouteError(
+                    .actionFailed, key: key,
+                    reason: "Cannot remove the route to \(key): its destination is already gone.",
+                    hint: "A route holds its destination weakly; keep a reference while it is shown.")
+            }
+            current = alive
+            do {
+                try preparation(alive)
+            } catch {
+                throw RouteError(
+                    .factoryFailed, key: key, reason: "The removal preparation of \(key) threw: \(error).",
+                    underlyingError: error)
+            }
+        } catch {
+            let routeError = registry.asRouteError(error, key: key)
+            finishRemove(.failure(routeError), context: context, interceptors: interceptors, handlers: &handlers)
+            throw routeError
+        }
+        state = .removing
+        hooks(.willRemove, current)
+        guard let presenter else {
+            succeedRemove(current, context: context, interceptors: interceptors, handlers: &handlers)
+            return
+        }
+        var pending: RemoveHandlers? = handlers
+        presenter.dismiss(current) { [self] result in
+            guard var handlers = pending else { return }
+            pending = nil
+            switch result {
+            case .success:
+                succeedRemove(current, context: context, interceptors: interceptors, handlers: &handlers)
+            case .failure(let error):
+                state = .routed
+                let routeError = RouteError(
+                    .actionFailed, key: key,
+                    reason: "The presenter could not remove the destination of \(key): \(error).",
+                    underlyingError: error)
+                finishRemove(.failure(routeError), context: context, interceptors: interceptors, handlers: &handlers)
+            }
+        }
+    }
+
+    // MARK: Internals
+
+    private struct Handlers {
+        var onSuccess: ((Destination) -> Void)?
+        var onError: ((RouteError) -> Void)?
+        var completion: ((Result<Destination, RouteError>) -> Void)?
+    }
+
+    private struct RemoveHandlers {
+        var onSuccess: (() -> Void)?
+        var onError: ((RouteError) -> Void)?
+        var completion: ((Result<Void, RouteError>) -> Void)?
+    }
+
+    private func checkCanPerform() throws {
+        switch state {
+        case .routing:
+            throw RouteError(
+                .overRoute, key: key, reason: "The route to \(key) is already routing.",
+                hint: "Wait for it to complete (see stateDidChange) before performing again.")
+        case .routed, .removing:
+            throw RouteError(
+                .actionFailed, key: key, reason: "The route to \(key) is \(state); it cannot be performed again.",
+                hint: "Remove it first, or make a new route.")
+        case .unrouted, .removed:
+            return
+        }
+    }
+
+    private func keep(_ made: Destination) {
+        if Swift.type(of: made as Any) is AnyObject.Type {
+            weakDestination = made as AnyObject
+            strongDestination = nil
+        } else {
+            weakDestination = nil
+            strongDestination = made
+        }
+    }
+
+    private func succeedPerform(
+        _ made: Destination, context: RouteContext, interceptors: [any RouteInterceptor], handlers: inout Handlers
+    ) {
+        state = .routed
+        hooks(.didPerform, made)
+        finish(.success(made), context: context, interceptors: interceptors, handlers: &handlers)
+    }
+
+    private func finish(
+        _ result: Result<Destination, RouteError>, context: RouteContext, interceptors: [any RouteInterceptor],
+        handlers: inout Handlers
+    ) {
+        for interceptor in interceptors { interceptor.afterPerform(context) }
+        switch result {
+        case .success(let made):
+            for interceptor in interceptors { interceptor.afterSuccess(context) }
+            handlers.onSuccess?(made)
+        case .failure(let error):
+            for interceptor in interceptors { interceptor.afterError(context, error: error) }
+            registry.notify(error)
+            handlers.onError?(error)
+        }
+        handlers.completion?(result)
+        handlers = Handlers()
+    }
+
+    private func succeedRemove(
+        _ removed: Destination, context: RouteContext, interceptors: [any RouteInterceptor],
+        handlers: inout RemoveHandlers
+    ) {
+        state = .removed
+        hooks(.didRemove, removed)
+        let object = weakDestination
+        strongDestination = nil
+        weakDestination = nil
+        presenter = nil
+        if let object { registry.scheduleLeakCheck(of: object, key: key) }
+        finishRemove(.success(()), context: context, interceptors: interceptors, handlers: &handlers)
+    }
+
+    private func finishRemove(
+        _ result: Result<Void, RouteError>, context: RouteContext, interceptors: [any RouteInterceptor],
+        handlers: inout RemoveHandlers
+    ) {
+        for interceptor in interceptors { interceptor.afterPerform(context) }
+        switch result {
+        case .success:
+            for interceptor in interceptors { interceptor.afterSuccess(context) }
+            handlers.onSuccess?()
+        case .failure(let error):
+            for interceptor in interceptors { interceptor.afterError(context, error: error) }
+            registry.notify(error)
+            handlers.onError?(error)
+        }
+        handlers.completion?(result)
+        handlers = RemoveHandlers()
+    }
+}
+
+extension RouteRegistry {
+    /// A route to the destination of a service key, to perform (and later remove).
+    /// - Parameter key: The key.
+    /// - Returns: An unrouted route.
+    /// - Throws: ``RouteError`` when the registry is not sealed or no router serves `key`.
+    public func route<Destination>(to key: RoutableService<Destination>) throws -> Route<Destination> {
+        var resolver = Resolver(table: try table())
+        let entry = try resolver.entry(for: key)
+        return Route(
+            registry: self, key: key.keyDescription.full,
+            make: { [self] preparation in
+                var resolver = Resolver(table: try table())
+                return try resolver.buildTopLevel(entry, configuration: nil, preparation: preparation)
+            },
+            hooks: { moment, destination in entry.hooks.fire(moment, destination) })
+    }
+
+    /// A route to the destination of a module key, configured when it is performed.
+    /// - Parameters:
+    ///   - key: The module key.
+    ///   - configuring: Sets the module up (`construct…` calls) each time the route is performed.
+    /// - Returns: An unrouted route.
+    /// - Throws: ``RouteError`` when the registry is not sealed or no router serves `key`.
+    public func route<Configuration, Destination>(
+        to key: RoutableServiceModule<Configuration, Destination>,
+        configuring: @escaping (Configuration) throws -> Void
+    ) throws -> Route<Destination> {
+        var resolver = Resolver(table: try table())
+        let entry = try resolver.moduleEntry(for: key)
+        return Route(
+            registry: self, key: key.keyDescription.full,
+            make: { [self] preparation in
+                var resolver = Resolver(table: try table())
+                let configuration = try resolver.configure(entry, as: Configuration.self, configuring)
+                return try resolver.buildTopLevel(entry, configuration: configuration, preparation: preparation)
+            },
+            hooks: { moment, destination in entry.hooks.fire(moment, destination) })
+    }
+
+    func asRouteError(_ error: any Error, key: String) -> RouteError {
+        if let routeError = error as? RouteError { return routeError }
+        return RouteError(
+            .factoryFailed, key: key, reason: "The route to \(key) failed: \(error).", underlyingError: error)
+    }
+
+    func notify(_ error: RouteError) {
+        errorHandler?(error)
+    }
+}

@@ -1,0 +1,186 @@
+/// A path pattern's registration: how to make its destination from the parameters.
+struct PathRoute: Sendable {
+    let pattern: PathPattern
+    let target: KeyDescription
+    let targetID: KeyID
+    let owner: String
+    let make: @Sendable (RouteRegistry, PathParameters, _ preparation: (Any) throws -> Void) throws -> Any
+    /// Fires the target registration's hooks, looked up in the registry that routes the path.
+    let hook: @Sendable (RouteRegistry, HookMoment, Any) -> Void
+}
+
+extension RouteRegistry {
+    /// Routes a path pattern to a service key; `preparation` receives the path's parameters.
+    ///
+    /// ```swift
+    /// try registry.register(path: "settings/profile", to: .profileScreen)
+    /// try registry.register(path: "books/:id(Int)", to: .bookScreen) { screen, parameters in
+    ///     screen.bookID = try parameters.int("id")
+    /// }
+    /// let screen = try registry.makeDestination(path: "books/3?tab=reviews", as: (any Screen).self)
+    /// ```
+    /// - Parameters:
+    ///   - pattern: Literal segments and parameters: `:name` (text) or `:name(Int)`, `(Double)`, `(Bool)`.
+    ///   - key: The key whose destination the path makes.
+    ///   - preparation: Hands the parameters to the destination.
+    /// - Throws: ``RouteError``: ``RouteError/Code/invalidPath`` for a malformed pattern,
+    ///   ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func register<Destination>(
+        path pattern: String, to key: RoutableService<Destination>,
+        preparation: @escaping @Sendable (Destination, PathParameters) throws -> Void = { _, _ in }
+    ) throws {
+        let parsed = try PathPattern(pattern)
+        try addPath { owner in
+            PathRoute(
+                pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
+                make: { registry, parameters, preparing in
+                    var resolver = Resolver(table: try registry.table())
+                    let entry = try resolver.entry(for: key)
+                    return try resolver.buildTopLevel(entry, configuration: nil) { destination in
+                        try preparation(destination, parameters)
+                        try preparing(destination)
+                    }
+                },
+                hook: { registry, moment, value in
+                    guard let destination = value as? Destination, let table = try? registry.table(),
+                        let entry = table.primary(key.id) as? Entry<Destination>
+                    else { return }
+                    entry.hooks.fire(moment, destination)
+                })
+        }
+    }
+
+    /// Routes a path pattern to a module key; `configuring` hands the parameters to the configuration.
+    ///
+    /// ```swift
+    /// try registry.register(path: "books/:id(Int)", to: .bookDetail) { config, parameters in
+    ///     config.constructBookDetail(id: try parameters.int("id"))
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - pattern: Literal segments and parameters: `:name` (text) or `:name(Int)`, `(Double)`, `(Bool)`.
+    ///   - key: The module key whose destination the path makes.
+    ///   - configuring: Makes the `construct…` calls from the parameters.
+    /// - Throws: ``RouteError``: ``RouteError/Code/invalidPath`` for a malformed pattern,
+    ///   ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func register<Configuration, Destination>(
+        path pattern: String, to key: RoutableServiceModule<Configuration, Destination>,
+        configuring: @escaping @Sendable (Configuration, PathParameters) throws -> Void
+    ) throws {
+        let parsed = try PathPattern(pattern)
+        try addPath { owner in
+            PathRoute(
+                pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
+                make: { registry, parameters, preparing in
+                    var resolver = Resolver(table: try registry.table())
+                    let entry = try resolver.moduleEntry(for: key)
+                    let configuration = try resolver.configure(entry, as: Configuration.self) { config in
+                        try configuring(config, parameters)
+                    }
+                    return try resolver.buildTopLevel(entry, configuration: configuration) { destination in
+                        try preparing(destination)
+                    }
+                },
+                hook: { registry, moment, value in
+                    guard let destination = value as? Destination, let table = try? registry.table(),
+                        let entry = table.primary(key.id) as? Entry<Destination>
+                    else { return }
+                    entry.hooks.fire(moment, destination)
+                })
+        }
+    }
+
+    /// Makes the destination of a path, checked against the type you ask for.
+    /// - Parameters:
+    ///   - path: The path, e.g. `"books/3?tab=reviews"`.
+    ///   - type: The type the destination must have.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError``: ``RouteError/Code/unknownPath`` listing the patterns,
+    ///   ``RouteError/Code/invalidPath`` naming the pattern whose parameter is missing or malformed,
+    ///   ``RouteError/Code/destinationTypeMismatch``, or any error making the destination.
+    public func makeDestination<Destination>(
+        path: String, as type: Destination.Type = Destination.self
+    ) throws -> Destination {
+        do {
+            let (route, parameters) = try matchPath(path)
+            return try cast(route.make(self, parameters) { _ in }, path: path, route: route)
+        } catch {
+            throw report(error)
+        }
+    }
+
+    /// A route to the destination of a path, to perform (and later remove).
+    /// - Parameters:
+    ///   - path: The path, e.g. `"books/3"`.
+    ///   - type: The type the destination must have.
+    /// - Returns: An unrouted route.
+    /// - Throws: ``RouteError``: ``RouteError/Code/unknownPath`` or ``RouteError/Code/invalidPath``.
+    public func route<Destination>(
+        path: String, as type: Destination.Type = Destination.self
+    ) throws -> Route<Destination> {
+        let (route, parameters) = try matchPath(path)
+        return Route(
+            registry: self, key: "\"\(path)\"",
+            make: { [self] preparation in
+                let made = try route.make(self, parameters) { value in
+                    if let typed = value as? Destination { try preparation(typed) }
+                }
+                return try cast(made, path: path, route: route)
+            },
+            hooks: { [self] moment, destination in route.hook(self, moment, destination) })
+    }
+
+    private func cast<Destination>(_ made: Any, path: String, route: PathRoute) throws -> Destination {
+        guard let typed = made as? Destination else {
+            throw RouteError(
+                .destinationTypeMismatch, key: "\"\(path)\"",
+                reason:
+                    "The destination for the path \"\(path)\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
+                hint: "The pattern \"\(route.pattern.text)\" routes to \(route.target.full); ask for that protocol.")
+        }
+        return typed
+    }
+
+    func matchPath(_ path: String) throws -> (PathRoute, PathParameters) {
+        let table = try table()
+        let pieces = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = (pieces.first ?? "").split(separator: "/")
+        var query: [String: String] = [:]
+        if pieces.count > 1 {
+            for pair in pieces[1].split(separator: "&") {
+                let item = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                query[String(item[0])] = item.count > 1 ? String(item[1]) : ""
+            }
+        }
+        var best: (route: PathRoute, values: [String: String], literals: Int)?
+        var invalid: (route: PathRoute, reason: String)?
+        for route in table.allPaths {
+            switch route.pattern.match(parts) {
+            case .matched(let values, let literals):
+                if best == nil || literals > (best?.literals ?? 0) { best = (route, values, literals) }
+            case .invalid(let reason):
+                if invalid == nil { invalid = (route, reason) }
+            case .noMatch:
+                continue
+            }
+        }
+        if let best {
+            return (
+                best.route,
+                PathParameters(path: path, pattern: best.route.pattern.text, values: best.values, query: query)
+            )
+        }
+        if let invalid {
+            throw RouteError(
+                .invalidPath, key: "\"\(invalid.route.pattern.text)\"",
+                reason:
+                    "The path \"\(path)\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason).")
+        }
+        let known = table.allPaths.map { "\"\($0.pattern.text)\"" }
+        throw RouteError(
+            .unknownPath, key: "\"\(path)\"", reason: "No route is registered for the path \"\(path)\".",
+            hint: known.isEmpty
+                ? "Register one with register(path:to:)."
+                : "Registered patterns: \(known.prefix(8).joined(separator: ", ")).")
+    }
+}
