@@ -35,7 +35,7 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
 /// Holds the trace handler; lookups check one relaxed atomic flag and pay nothing more while it is off.
 @usableFromInline
 final class Tracer: Sendable {
-    let enabled = Atomic<Bool>(false)
+    @usableFromInline let enabled = Atomic<Bool>(false)
     private let handler = Mutex<(@Sendable (ResolutionStep) -> Void)?>(nil)
 
     var current: (@Sendable (ResolutionStep) -> Void)? {

@@ -31,10 +31,10 @@ struct KeyID: Hashable, Sendable {
     /// A cheap, well-mixed hash for the sealed table (no SipHash on the lookup path).
     @inlinable
     var fastHash: Int {
-        var bits = UInt(bitPattern: type.hashValue) &+ UInt(kind.rawValue)
+        var bits = UInt(bitPattern: type) &+ UInt(kind.rawValue)
         switch qualifier {
         case .none: break
-        case .tag(let tag): bits ^= UInt(bitPattern: tag.hashValue) &* 0x9E37_79B9
+        case .tag(let tag): bits ^= UInt(bitPattern: tag) &* 0x9E37_79B9
         case .name(let name): bits ^= UInt(bitPattern: name.hashValue)
         }
         bits = (bits ^ (bits >> 29)) &* 0xBF58_476D_1CE4_E5B9

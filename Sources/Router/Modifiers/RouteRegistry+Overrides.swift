@@ -1,11 +1,12 @@
 import Synchronization
 
 /// The override tables installed for the current task, by registry.
+@usableFromInline
 enum OverrideContext {
     @TaskLocal static var tables: [ObjectIdentifier: SealedTable] = [:]
     /// How many overrides are installed in any task. Lookups read the task-local only when this is
     /// non-zero, so an app that never overrides pays one relaxed load per lookup.
-    static let installed = Atomic<Int>(0)
+    @usableFromInline static let installed = Atomic<Int>(0)
 }
 
 extension RouteRegistry {

@@ -22,6 +22,8 @@ class AnyEntry: @unchecked Sendable {
     let isExclusive: Bool
     /// Whether made objects need a preparation step after the factory (injections or a finish hook).
     @usableFromInline let needsPreparation: Bool
+    /// Transient with nothing to prepare: the lookup can run the factory straight away.
+    @usableFromInline let isPlainTransient: Bool
 
     init(
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
@@ -39,6 +41,7 @@ class AnyEntry: @unchecked Sendable {
         self.destinationType = destinationType
         self.owner = owner
         self.needsPreparation = needsPreparation
+        self.isPlainTransient = scope.kind == .transient && !needsPreparation
         self.configurationConforms = configurationConforms
         self.argumentTypes = argumentTypes
         self.adapterTarget = adapterTarget

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension RouteRegistry {
     /// Makes the destination of a service key.
     ///
@@ -5,10 +7,11 @@ extension RouteRegistry {
     /// - Returns: The destination, typed as the key's protocol, fully prepared.
     /// - Throws: ``RouteError``: the registry is not sealed, the key is unregistered or ambiguous, a
     ///   factory or preparation failed, or an initializer-only cycle was found.
+    @inlinable
     public func makeDestination<Destination>(to key: RoutableService<Destination>) throws -> Destination {
         do {
             var resolver = Resolver(table: try table())
-            return try resolver.buildTopLevel(try resolver.entry(for: key), configuration: nil)
+            return try resolver.buildTopLevel(try resolver.entry(for: key))
         } catch {
             throw report(error)
         }

@@ -36,7 +36,7 @@ public final class RouteRegistry: Sendable {
     public let maxDepth: Int
 
     private let assembly = Mutex(Assembly())
-    private let phase = Atomic<UInt8>(Phase.open.rawValue)
+    @usableFromInline let phase = Atomic<UInt8>(Phase.open.rawValue)
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable?
     let tracer = Tracer()
@@ -220,15 +220,21 @@ public final class RouteRegistry: Sendable {
 
     // MARK: Lookup plumbing
 
-    @usableFromInline
+    /// The table lookups use: the sealed one, or this task's override layered over it.
+    @inlinable
     func table() throws -> SealedTable {
-        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable {
-            if OverrideContext.installed.load(ordering: .relaxed) > 0,
-                let overridden = OverrideContext.tables[ObjectIdentifier(self)]
-            {
-                return overridden
-            }
+        if phase.load(ordering: .acquiring) == 2, let table = sealedTable,
+            OverrideContext.installed.load(ordering: .relaxed) == 0
+        {
             return table
+        }
+        return try tableSlow()
+    }
+
+    @usableFromInline
+    func tableSlow() throws -> SealedTable {
+        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable {
+            return OverrideContext.tables[ObjectIdentifier(self)] ?? table
         }
         throw RouteError(
             .notSealed, key: "RouteRegistry", reason: "The registry is not sealed yet, so it cannot make destinations.",

@@ -1,19 +1,28 @@
-/// The state of one top-level lookup, allocated only when the lookup builds more than one object,
-/// uses graph scope, or has preparations to run.
+/// The heap state of one top-level lookup, made only when the lookup needs it: a preparation to run,
+/// a graph-scoped or shared instance, or a route's hooks. A lookup that only builds transient objects
+/// never makes one.
 ///
-/// - `nodes` record every object built, with its parent, so that a preparation can find the objects it
-///   was built for (to close a cycle with the same instance) and errors can print the path.
+/// - `nodes` record objects with their parent, so that a preparation can find the objects it was built
+///   for (to close a cycle with the same instance) and errors can print the path.
 /// - `pending` holds preparations (property injections and finish hooks) until no factory is running:
 ///   then every object an injection may point back to already exists.
 @usableFromInline
 final class ResolutionGraph {
+    @usableFromInline
     struct Node {
-        let entry: ObjectIdentifier
-        let name: String
-        var instance: Any?
-        let parent: Int32
+        @usableFromInline unowned(unsafe) let entry: AnyEntry
+        @usableFromInline var instance: Any?
+        @usableFromInline let parent: Int32
         /// How many objects enclose this one (0 for the outermost).
-        let level: Int32
+        @usableFromInline let level: Int32
+
+        @inlinable
+        init(entry: AnyEntry, instance: Any?, parent: Int32, level: Int32) {
+            self.entry = entry
+            self.instance = instance
+            self.parent = parent
+            self.level = level
+        }
     }
 
     struct Pending {
@@ -21,21 +30,23 @@ final class ResolutionGraph {
         let run: (inout Resolver) throws -> Void
     }
 
-    var nodes: [Node] = []
-    var graphScoped: [(entry: ObjectIdentifier, instance: Any)] = []
+    @usableFromInline var nodes: [Node] = []
+    @usableFromInline var graphScoped: [(entry: ObjectIdentifier, instance: Any)] = []
     var pending: [Pending] = []
 
+    @usableFromInline
     init() {
         nodes.reserveCapacity(16)
     }
 
+    @inlinable
     func push(_ entry: AnyEntry, parent: Int32) -> Int32 {
         let level = parent >= 0 ? nodes[Int(parent)].level + 1 : 0
-        nodes.append(
-            Node(entry: ObjectIdentifier(entry), name: entry.key.short, instance: nil, parent: parent, level: level))
+        nodes.append(Node(entry: entry, instance: nil, parent: parent, level: level))
         return Int32(nodes.count - 1)
     }
 
+    @usableFromInline
     func graphInstance(for entry: ObjectIdentifier) -> Any? {
         for item in graphScoped where item.entry == entry { return item.instance }
         return nil
@@ -47,20 +58,37 @@ final class ResolutionGraph {
         var index = node
         while index >= 0 {
             let item = nodes[Int(index)]
-            names.append(item.name)
+            names.append(item.entry.key.short)
             index = item.parent
         }
         return names.reversed()
     }
 
     /// The nearest node at or above `node` made from `entry`.
-    func ancestor(of node: Int32, entry: ObjectIdentifier) -> Int32? {
+    func ancestor(of node: Int32, entry: AnyEntry) -> Int32? {
         var index = node
         while index >= 0 {
             let item = nodes[Int(index)]
-            if item.entry == entry { return index }
+            if item.entry === entry { return index }
             index = item.parent
         }
         return nil
+    }
+}
+
+/// One running factory, kept on the call stack: the chain of frames is the lookup's path while no
+/// graph exists, and becomes the graph's first nodes when one is made.
+@usableFromInline
+struct Frame {
+    @usableFromInline unowned(unsafe) let entry: AnyEntry
+    @usableFromInline let parent: UnsafeMutablePointer<Frame>?
+    /// The frame's node once the graph exists, else -1.
+    @usableFromInline var node: Int32
+
+    @inlinable
+    init(entry: AnyEntry, parent: UnsafeMutablePointer<Frame>?, node: Int32) {
+        self.entry = entry
+        self.parent = parent
+        self.node = node
     }
 }

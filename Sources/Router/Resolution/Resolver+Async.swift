@@ -4,7 +4,7 @@ extension Resolver {
     ///
     /// - Parameter key: The key to resolve.
     /// - Returns: The destination.
-    /// - Throws: ``RouteError``, as ``resolve(_:)``.
+    /// - Throws: ``RouteError``, as ``resolve(_:)-(RoutableService<Destination>)``.
     public mutating func resolveAsync<Destination>(_ key: RoutableService<Destination>) async throws -> Destination {
         try await buildAsync(entry(for: key))
     }
@@ -36,19 +36,27 @@ extension Resolver {
     mutating func constructAsync<Destination>(
         _ entry: Entry<Destination>, _ factory: @Sendable (inout Resolver) async throws -> Destination
     ) async throws -> Destination {
-        let parent = current
-        let outerBuilding = building
-        var node: Int32 = -1
+        let parentNode = current
+        // A heap frame: a pointer to a stack local cannot live across a suspension.
+        let frame = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
+        frame.initialize(to: Frame(entry: entry, parent: top, node: -1))
         if let graph {
-            node = graph.push(entry, parent: parent)
-            current = node
+            frame.pointee.node = graph.push(entry, parent: parentNode)
+            current = frame.pointee.node
         }
-        building = entry
+        let outerTop = top
+        top = frame
         depth += 1
         defer {
-            current = parent
-            building = outerBuilding
+            top = outerTop
+            if let outer = outerTop, outer.pointee.node >= 0 {
+                current = outer.pointee.node
+            } else {
+                current = parentNode
+            }
             depth -= 1
+            frame.deinitialize(count: 1)
+            frame.deallocate()
         }
         let made: Destination
         do {
@@ -56,7 +64,9 @@ extension Resolver {
         } catch {
             throw wrap(error, entry, stage: "factory")
         }
-        record(made, entry, node: node)
+        constructions &+= 1
+        lastConstructed = ObjectIdentifier(entry)
+        record(made, entry, node: frame.pointee.node)
         return made
     }
 }

@@ -12,22 +12,24 @@ import Synchronization
 /// }
 /// ```
 public struct Resolver: ~Copyable {
-    @usableFromInline let table: SealedTable
+    // Unowned: a resolver lives inside one call on a registry (or a Lazy/Provider) that keeps the table
+    // alive, and not retaining it keeps lookups on several threads from fighting over its reference count.
+    @usableFromInline unowned(unsafe) let table: SealedTable
     @usableFromInline var graph: ResolutionGraph?
     /// The node of the object being built or prepared, -1 when none is recorded.
     @usableFromInline var current: Int32 = -1
-    /// The registration whose factory is running at the innermost level, before any graph exists.
-    @usableFromInline unowned(unsafe) var building: AnyEntry?
+    /// The innermost running factory's frame, on the call stack.
+    @usableFromInline var top: UnsafeMutablePointer<Frame>?
     @usableFromInline var depth = 0
     /// Greater than zero while a preparation (property injection) runs.
     @usableFromInline var injecting = 0
     /// The configuration or the arguments handed to the next factory that takes them.
-    var input: Any?
+    @usableFromInline var input: Any?
     /// How many factories have returned, and the last one's registration (for the trace).
-    var constructions = 0
-    var lastConstructed: ObjectIdentifier?
+    @usableFromInline var constructions = 0
+    @usableFromInline var lastConstructed: ObjectIdentifier?
 
-    @usableFromInline
+    @inlinable
     init(table: SealedTable) {
         self.table = table
     }
@@ -40,6 +42,7 @@ public struct Resolver: ~Copyable {
     /// - Returns: The destination, made or shared according to its scope.
     /// - Throws: ``RouteError``: the key is unregistered or ambiguous, a factory failed, or the
     ///   dependencies form an initializer-only cycle.
+    @inlinable
     public mutating func resolve<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
         try build(entry(for: key))
     }
@@ -51,7 +54,7 @@ public struct Resolver: ~Copyable {
     ///   - key: The key to resolve.
     ///   - preparation: The caller's property and method injection.
     /// - Returns: The destination.
-    /// - Throws: ``RouteError``, as ``resolve(_:)``; an error thrown by `preparation` is wrapped as
+    /// - Throws: ``RouteError``, as ``resolve(_:)-(RoutableService<Destination>)``; an error thrown by `preparation` is wrapped as
     ///   ``RouteError/Code/factoryFailed``.
     public mutating func resolve<Destination>(
         _ key: RoutableService<Destination>, preparation: (Destination) throws -> Void
@@ -105,13 +108,16 @@ public struct Resolver: ~Copyable {
 
     // MARK: Entry lookup
 
-    @usableFromInline
+    @inlinable
     mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
-        guard let found = table.primary(key.id) else {
-            throw table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
-        }
+        guard let found = table.primary(key.id) else { throw missingError(for: key) }
         // Sound: the table files an Entry<D> only under keys made from RoutableService<D>.
         return unsafeDowncast(found, to: Entry<Destination>.self)
+    }
+
+    @usableFromInline
+    func missingError<Destination>(for key: RoutableService<Destination>) -> RouteError {
+        table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
     }
 
     mutating func moduleEntry<C, D>(for key: RoutableServiceModule<C, D>) throws -> Entry<D> {
@@ -152,15 +158,57 @@ public struct Resolver: ~Copyable {
     // MARK: The build pipeline
 
     /// Returns the destination of `entry`, shared or made according to its scope.
-    @usableFromInline
+    @inlinable
     mutating func build<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         if let tracer = table.tracer, tracer.enabled.load(ordering: .relaxed) {
             return try buildTraced(entry, tracer: tracer)
         }
         if let cell = entry.singleton, let made = cell.instance { return made }
+        // The common case: a transient object with nothing to prepare, in a lookup with no graph.
+        if graph == nil && entry.isPlainTransient && depth < table.maxDepth {
+            return try construct(entry)
+        }
         return try buildSlow(entry)
     }
 
+    @usableFromInline
+    mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let kind = entry.scope.kind
+        if let graph {
+            if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
+                return closed
+            }
+            if kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
+                return try cast(shared, entry)
+            }
+        } else if kind != .transient || entry.needsPreparation {
+            startGraph()
+        }
+        guard depth < table.maxDepth else { throw tooDeep(entry) }
+        switch kind {
+        case .transient, .graph:
+            return try construct(entry)
+        case .singleton, .eagerSingleton:
+            guard let cell = entry.singleton else { return try construct(entry) }
+            return try cell.getOrCreate { try constructShared(entry) }
+        case .weakSingleton:
+            guard let cell = entry.weakCell else { return try construct(entry) }
+            return try cell.getOrCreate { try constructShared(entry) }
+        case .custom:
+            guard let scope = entry.scope.customScope,
+                let cell = scope.cell(for: ObjectIdentifier(entry), of: Destination.self)
+            else {
+                throw RouteError(
+                    .scopeClosed, key: entry.key.full, path: pathTo(entry.key.short),
+                    reason:
+                        "\(entry.key.full) lives in \(entry.scope.customScope?.description ?? "a custom scope"), which was closed.",
+                    hint: "Create a new CustomScope for a new session; reset() empties a scope without closing it.")
+            }
+            return try cell.getOrCreate { try constructShared(entry) }
+        }
+    }
+
+    @usableFromInline
     mutating func buildTraced<Destination>(_ entry: Entry<Destination>, tracer: Tracer) throws -> Destination {
         let clock = ContinuousClock()
         let start = clock.now
@@ -188,82 +236,52 @@ public struct Resolver: ~Copyable {
         }
     }
 
-    @usableFromInline
-    mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        let kind = entry.scope.kind
-        if let graph {
-            if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
-                return closed
-            }
-            if kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
-                return try cast(shared, entry)
-            }
-        } else if building != nil || kind != .transient || entry.needsPreparation {
-            startGraph()
-        }
-        guard depth < table.maxDepth else { throw tooDeep(entry) }
-        switch kind {
-        case .transient, .graph:
-            return try construct(entry)
-        case .singleton, .eagerSingleton:
-            guard let cell = entry.singleton else { return try construct(entry) }
-            return try cell.getOrCreate { try constructShared(entry) }
-        case .weakSingleton:
-            guard let cell = entry.weakCell else { return try construct(entry) }
-            return try cell.getOrCreate { try constructShared(entry) }
-        case .custom:
-            guard let scope = entry.scope.customScope,
-                let cell = scope.cell(for: ObjectIdentifier(entry), of: Destination.self)
-            else {
-                throw RouteError(
-                    .scopeClosed, key: entry.key.full, path: pathTo(entry.key.short),
-                    reason:
-                        "\(entry.key.full) lives in \(entry.scope.customScope?.description ?? "a custom scope"), which was closed.",
-                    hint: "Create a new CustomScope for a new session; reset() empties a scope without closing it.")
-            }
-            return try cell.getOrCreate { try constructShared(entry) }
-        }
-    }
-
-    /// Runs the factory, records the object, and queues its preparation.
+    /// Runs the factory inside a frame on the call stack, records the object, and queues its preparation.
+    @inlinable
     mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        let parent = current
-        let outerBuilding = building
-        var node: Int32 = -1
+        let parentNode = current
+        var frame = Frame(entry: entry, parent: top, node: -1)
         if let graph {
-            node = graph.push(entry, parent: parent)
-            current = node
+            frame.node = graph.push(entry, parent: parentNode)
+            current = frame.node
         }
-        building = entry
-        depth += 1
-        defer {
-            current = parent
-            building = outerBuilding
-            depth -= 1
+        return try withUnsafeMutablePointer(to: &frame) { framePointer in
+            let outerTop = top
+            top = framePointer
+            depth += 1
+            defer {
+                top = outerTop
+                // A graph started inside the factory gave the enclosing frame a node of its own.
+                if let outer = outerTop, outer.pointee.node >= 0 {
+                    current = outer.pointee.node
+                } else {
+                    current = parentNode
+                }
+                depth -= 1
+            }
+            let made: Destination
+            do {
+                made = try entry.factory(&self)
+            } catch {
+                throw wrap(error, entry, stage: "factory")
+            }
+            constructions &+= 1
+            lastConstructed = ObjectIdentifier(entry)
+            if graph != nil { record(made, entry, node: framePointer.pointee.node) }
+            return made
         }
-        let made: Destination
-        do {
-            made = try entry.factory(&self)
-        } catch {
-            throw wrap(error, entry, stage: "factory")
-        }
-        record(made, entry, node: node)
-        return made
     }
 
-    /// Records a made object in the graph and queues its preparation; runs before `current` is restored.
+    /// Records a made object in the graph and queues its preparation.
+    @usableFromInline
     mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
-        constructions &+= 1
-        lastConstructed = ObjectIdentifier(entry)
-        guard let graph else { return }
-        // A graph started inside the factory made this object its root, which `current` points at.
-        let index = node < 0 ? current : node
-        graph.nodes[Int(index)].instance = made
+        guard let graph, node >= 0 else { return }
+        graph.nodes[Int(node)].instance = made
         if entry.scope.kind == .graph {
             graph.graphScoped.append((ObjectIdentifier(entry), made))
         }
         if entry.needsPreparation {
-            graph.pending.append(.init(node: index) { resolver in try resolver.prepare(made, entry) })
+            graph.pending.append(.init(node: node) { resolver in try resolver.prepare(made, entry) })
         }
     }
 
@@ -334,6 +352,14 @@ public struct Resolver: ~Copyable {
         }
     }
 
+    /// Builds `entry` as a top-level lookup with no configuration, arguments or caller preparation.
+    @inlinable
+    mutating func buildTopLevel<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let made = try build(entry)
+        if graph != nil { try drain(from: 0) }
+        return made
+    }
+
     /// Builds `entry` as a top-level lookup: the destination and everything it needs, fully prepared.
     @usableFromInline
     mutating func buildTopLevel<Destination>(
@@ -371,7 +397,7 @@ public struct Resolver: ~Copyable {
     mutating func closeCycle<Destination>(
         _ entry: Entry<Destination>, in graph: ResolutionGraph
     ) throws -> Destination? {
-        guard let found = graph.ancestor(of: current, entry: ObjectIdentifier(entry)) else { return nil }
+        guard let found = graph.ancestor(of: current, entry: entry) else { return nil }
         if let instance = graph.nodes[Int(found)].instance { return try cast(instance, entry) }
         let path = graph.path(to: current)
         let start = max(0, path.count - cycleLength(from: found, graph: graph))
@@ -392,7 +418,7 @@ public struct Resolver: ~Copyable {
     func closesCycle(_ dependency: RouteDependency) -> Bool {
         guard let graph, current >= 0, let target = table.primary(dependency.id) else { return false }
         let parent = graph.nodes[Int(current)].parent
-        return graph.ancestor(of: parent, entry: ObjectIdentifier(target)) != nil
+        return graph.ancestor(of: parent, entry: target) != nil
     }
 
     func circularError(_ cycle: [String], entry: AnyEntry) -> RouteError {
@@ -405,6 +431,7 @@ public struct Resolver: ~Copyable {
         )
     }
 
+    @usableFromInline
     func cast<Destination>(_ instance: Any, _ entry: Entry<Destination>) throws -> Destination {
         guard let typed = instance as? Destination else {
             throw RouteError(
@@ -416,31 +443,54 @@ public struct Resolver: ~Copyable {
         return typed
     }
 
+    /// Makes the graph, turning the frames of the running factories into its first nodes.
+    @usableFromInline
     mutating func startGraph() {
         let graph = ResolutionGraph()
         self.graph = graph
-        if let building { current = graph.push(building, parent: -1) }
+        var frames: [UnsafeMutablePointer<Frame>] = []
+        var cursor = top
+        while let frame = cursor {
+            frames.append(frame)
+            cursor = frame.pointee.parent
+        }
+        var parent = current
+        for frame in frames.reversed() {
+            frame.pointee.node = graph.push(frame.pointee.entry, parent: parent)
+            parent = frame.pointee.node
+        }
+        current = parent
+    }
+
+    /// The names of the objects being built, outermost first.
+    func runningPath() -> [String] {
+        if let graph, current >= 0 { return graph.path(to: current) }
+        var names: [String] = []
+        var cursor = top
+        while let frame = cursor {
+            names.append(frame.pointee.entry.key.short)
+            cursor = frame.pointee.parent
+        }
+        return names.reversed()
     }
 
     /// The path from the outermost object to a key about to be looked up.
+    @usableFromInline
     func pathTo(_ last: String) -> [String] {
-        if let graph, current >= 0 { return graph.path(to: current) + [last] }
-        if let building { return [building.key.short, last] }
-        return [last]
+        runningPath() + [last]
     }
 
     /// The path to the object whose factory is running now (for errors raised inside a factory).
     func pathHere(_ fallback: String) -> [String] {
-        if let graph, current >= 0 { return graph.path(to: current) }
-        if let building { return [building.key.short] }
-        return [fallback]
+        let path = runningPath()
+        return path.isEmpty ? [fallback] : path
     }
 
     func currentPath(_ entry: AnyEntry) -> [String] {
-        if let graph, current >= 0 { return graph.path(to: current) }
-        return [entry.key.short]
+        pathHere(entry.key.short)
     }
 
+    @usableFromInline
     func wrap(_ error: any Error, _ entry: AnyEntry, stage: String) -> RouteError {
         if let routeError = error as? RouteError { return routeError }
         let path = currentPath(entry)
@@ -456,6 +506,7 @@ public struct Resolver: ~Copyable {
             reason: "The \(stage) of \(entry.key.full) threw: \(error).", underlyingError: error)
     }
 
+    @usableFromInline
     func tooDeep(_ entry: AnyEntry) -> RouteError {
         let path = pathTo(entry.key.short)
         // An initializer-only cycle recurses until the limit: report the cycle, not the depth.

@@ -8,12 +8,15 @@ import Synchronization
 final class SharedCell<Value>: @unchecked Sendable {
     // @unchecked: `value` is written once, inside `lock`, before the releasing store to `ready`,
     // and read only after an acquiring load of `ready` returned true, so no read races the write.
-    private let ready = Atomic<Bool>(false)
+    @usableFromInline let ready = Atomic<Bool>(false)
     private let lock = Mutex<Void>(())
-    private nonisolated(unsafe) var value: Value?
+    @usableFromInline nonisolated(unsafe) var value: Value?
+
+    @usableFromInline
+    init() {}
 
     /// The instance, if it was built; takes no lock.
-    @usableFromInline
+    @inlinable
     var instance: Value? {
         ready.load(ordering: .acquiring) ? value : nil
     }
