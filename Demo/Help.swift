@@ -7,11 +7,16 @@ enum Help {
         ("search TEXT", "find books whose title contains TEXT"),
         ("add N", "add result N of the last search to your cart"),
         ("cart", "show your cart"),
-        ("checkout", "pay for your cart"),
+        ("checkout", "pay for your cart and show the receipt"),
         ("badge", "show the notification badge"),
         ("chat", "open the support chat"),
+        ("open PATH", "open a screen by path: books/3, cart, chat"),
         ("back", "go back one screen"),
-        ("graph", "print the modules and the keys they provide and use"),
+        ("home", "go back to the home screen"),
+        ("screens", "list the open screens and the state of their routes"),
+        ("trace [on|off]", "print every route state change"),
+        ("graph [--dot]", "print the dependency graph, as DOT with --dot"),
+        ("validate", "print the registry's validation report"),
         ("quit", "leave (Ctrl-D works too)"),
     ]
 
@@ -27,7 +32,7 @@ enum Help {
         """
         Usage: Demo [graph [--dot] | validate | --help]
           (no argument)   run the bookshop; reads commands from standard input
-          graph           print the module graph as a text tree, or as DOT with --dot
+          graph           print the dependency graph as a text tree, or as DOT with --dot
           validate        print the registry's validation report; exits 1 on problems
           --help          show this help
 

@@ -1,19 +1,29 @@
 import Modules
 import Router
 
-/// The bookshop's command loop. It knows only route keys and the modules' protocols.
+/// The bookshop's command loop. It knows only route keys, paths and the modules' protocols: every
+/// screen is a destination a module registered, performed onto the navigation stack by a route.
 final class Shell {
     private let registry: RouteRegistry
-    private let modules: [any DescribedModule]
-    private var navigator = Navigator()
+    private let navigator: Navigator
     private var lastResults: [Book] = []
     private var lastQuery = ""
+    private var tracing = false
     private let write: (String) -> Void
 
-    init(registry: RouteRegistry, modules: [any DescribedModule], write: @escaping (String) -> Void) {
+    init(registry: RouteRegistry, write: @escaping (String) -> Void) {
         self.registry = registry
-        self.modules = modules
         self.write = write
+        let stack = ScreenStack { screen in
+            let user = try registry.makeDestination(to: .userSession).currentUser ?? "signed out"
+            write("== \(screen.title) == \(user) | badge \(try registry.makeDestination(to: .badge).total)")
+            write(screen.render())
+        }
+        navigator = Navigator(stack: stack)
+        navigator.onStateChange = { [weak self] name, old, new in
+            guard let self, tracing else { return }
+            write("  [route \(name)] \(old) → \(new)")
+        }
     }
 
     /// Runs one command line; returns false when the user asked to quit.
@@ -28,21 +38,26 @@ final class Shell {
             case "logout": try logout()
             case "search": try search(argument)
             case "add": try add(argument)
-            case "cart": try showCart()
-            case "checkout": try checkout()
-            case "badge": write("Badge: \(try badge())")
-            case "chat": try chat()
-            case "back": write(navigator.back())
-            case "graph": write(GraphPrinter.tree(modules))
+            case "cart": try navigator.show(registry.route(to: .cartScreen), name: "cart")
+            case "checkout": try navigator.show(registry.route(to: .checkoutScreen), name: "checkout")
+            case "badge": write("Badge: \(try registry.makeDestination(to: .badge))")
+            case "chat": try navigator.show(registry.route(to: .chatScreen), name: "chat")
+            case "open": try open(argument)
+            case "back": write(try navigator.back())
+            case "home": write(try home())
+            case "screens": write(screens())
+            case "trace": trace(argument)
+            case "graph": write(try graph(dot: argument == "--dot"))
+            case "validate": write(try registry.validate().description)
             case "quit", "exit":
                 write("Bye.")
                 return false
             default: write("Unknown command \"\(command)\". Type help to see the commands.")
             }
-        } catch let failure as CheckoutFailure {
-            write(failure.description)
         } catch let error as RouteError {
-            write("Routing failed: \(error.description)")
+            write(error.shopMessage?.description ?? error.description)
+        } catch let message as any ShopMessage {
+            write(message.description)
         } catch {
             write("Failed: \(error)")
         }
@@ -62,30 +77,25 @@ final class Shell {
     }
 
     private func logout() throws {
-        guard let name = try registry.makeDestination(to: .userSession).signOut() else {
-            return write("Nobody is signed in.")
-        }
+        let session = try registry.makeDestination(to: .userSession)
+        guard session.currentUser != nil else { return write("Nobody is signed in.") }
+        try navigator.backToRoot()
         lastResults = []
-        navigator.popToRoot()
-        write("Signed out \(name).")
+        if let name = session.signOut() { write("Signed out \(name).") }
     }
 
     private func search(_ text: String) throws {
         guard !text.isEmpty else { return write("search needs some text, e.g. search swift.") }
-        let catalog = try registry.makeDestination(to: .catalog)
-        lastResults = catalog.search(text)
+        lastResults = try registry.makeDestination(to: .catalog).search(text)
         lastQuery = text
-        try show(Screen(kind: .search, title: "Search \"\(text)\"", isModal: false))
-        if lastResults.isEmpty {
-            write("  No titles contain \"\(text)\".")
-        }
-        for (index, book) in lastResults.enumerated() {
-            write("  \(index + 1). \(book.title), \(book.author), \(Money.format(book.priceCents))")
-        }
+        let route = try registry.route(to: .searchScreen) { $0.constructSearchResults(query: text) }
+        try navigator.show(route, name: "search")
     }
 
     private func add(_ argument: String) throws {
-        guard let user = try signedInUser() else { return }
+        guard let user = try registry.makeDestination(to: .userSession).currentUser else {
+            return write(SignInNeeded().description)
+        }
         guard !lastResults.isEmpty else {
             return write(
                 lastQuery.isEmpty
@@ -106,58 +116,39 @@ final class Shell {
                 + "\(Money.format(cart.totalCents))).")
     }
 
-    private func showCart() throws {
-        guard let user = try signedInUser() else { return }
-        let cart = try registry.makeDestination(to: .cart) { $0.constructCart(owner: user) }
-        try show(Screen(kind: .cart, title: "Cart", isModal: false))
-        guard !cart.items.isEmpty else { return write("  Your cart is empty.") }
-        for (index, book) in cart.items.enumerated() {
-            write("  \(index + 1). \(book.title), \(Money.format(book.priceCents))")
-        }
-        write("  Total: \(Money.format(cart.totalCents))")
+    private func open(_ path: String) throws {
+        guard !path.isEmpty else { return write("open needs a path, e.g. open books/3 or open cart.") }
+        try navigator.show(registry.route(path: path, as: (any Screen).self), name: path)
     }
 
-    private func checkout() throws {
-        guard try signedInUser() != nil else { return }
-        let checkout = try registry.makeDestination(to: .checkout)
-        let receipt = try checkout.placeOrder()
-        try show(Screen(kind: .checkout, title: "Order #\(receipt.orderNumber)", isModal: false))
-        write(
-            "  Paid \(Money.format(receipt.totalCents)) for \(countOf(receipt.titles.count, "book")) "
-                + "(\(receipt.confirmation)). Thank you, \(receipt.customer)!")
+    private func home() throws -> String {
+        let count = try navigator.backToRoot()
+        return count == 0 ? "Already at \(navigator.stack.rootTitle)." : "Back to \(navigator.stack.rootTitle)."
     }
 
-    private func chat() throws {
-        guard try signedInUser() != nil else { return }
-        let session = try registry.makeDestination(to: .chatSession)
-        let list = try registry.makeDestination(to: .messageList)
-        try show(Screen(kind: .chat, title: "Chat", isModal: true))
-        for message in list.messages {
-            write("  \(message.sender): \(message.text)")
+    private func screens() -> String {
+        let lines = navigator.shown.enumerated().map { index, entry in
+            "  \(index + 1). \(entry.title) (route \(entry.name): \(entry.state))"
         }
-        let linked = session.messageList === list && list.session === session
-        write("  (one chat session and one message list, linked both ways: \(linked ? "yes" : "no"))")
-        session.markAllRead()
+        return (["Screens, bottom first:", "  0. \(navigator.stack.rootTitle)"] + lines).joined(separator: "\n")
+    }
+
+    private func trace(_ argument: String) {
+        switch argument {
+        case "on": tracing = true
+        case "off": tracing = false
+        default: tracing.toggle()
+        }
+        write("Route tracing is \(tracing ? "on" : "off").")
+    }
+
+    private func graph(dot: Bool) throws -> String {
+        let graph = try registry.dependencyGraph()
+        let text = dot ? graph.dot : graph.textTree
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }
 
     // MARK: Helpers
-
-    private func signedInUser() throws -> String? {
-        if let user = try registry.makeDestination(to: .userSession).currentUser { return user }
-        write("Sign in first: login NAME.")
-        return nil
-    }
-
-    private func badge() throws -> BadgeSummary {
-        BadgeSummary(try registry.makeDestinations(to: .badgeCounter))
-    }
-
-    /// Shows a screen and prints its header: title, user and badge.
-    private func show(_ screen: Screen) throws {
-        navigator.show(screen)
-        let user = try registry.makeDestination(to: .userSession).currentUser ?? "signed out"
-        write("== \(screen.title) == \(user) | badge \(try badge().total)")
-    }
 
     private func countOf(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"

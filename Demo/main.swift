@@ -8,9 +8,13 @@ let userScope = CustomScope("user")
 let modules = ShopModules.all(userScope: userScope)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-func fail(_ message: String) -> Never {
+@Sendable func printError(_ message: String) {
     var text = message + "\n"
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+func fail(_ message: String) -> Never {
+    printError(message)
     exit(1)
 }
 
@@ -30,8 +34,15 @@ case "--help", "-h", "help":
     print(Help.usage)
     exit(0)
 case "graph":
-    print(arguments.contains("--dot") ? GraphPrinter.dot(modules) : GraphPrinter.tree(modules))
-    exit(0)
+    do {
+        let graph = try registry.dependencyGraph()
+        print(arguments.contains("--dot") ? graph.dot : graph.textTree, terminator: "")
+        exit(0)
+    } catch let error as RouteError {
+        fail("The graph could not be made: \(error.description)")
+    } catch {
+        fail("The graph could not be made: \(error)")
+    }
 case "validate":
     do {
         let report = try registry.validate()
@@ -44,8 +55,14 @@ case let unknown?:
     fail("Unknown argument \"\(unknown)\".\n\(Help.usage)")
 }
 
+// Screens are watched after they are removed: one still alive a moment later is reported as a leak.
+registry.leakCheckDelay = .milliseconds(250)
+registry.errorHandler = { error in
+    if error.code == .destinationLeaked { printError("Leak: \(error.description)") }
+}
+
 let interactive = isatty(0) != 0
-let shell = Shell(registry: registry, modules: modules) { print($0) }
+let shell = Shell(registry: registry) { print($0) }
 if interactive {
     print("Bookshop demo. Type help to see the commands, quit or Ctrl-D to leave.")
 }

@@ -44,7 +44,8 @@ struct DemoEndToEndTests {
             "bogus", "quit",
         ])
         #expect(run.status == 0)
-        #expect(run.output.hasPrefix("Commands:\n  help         show this list\n"))
+        #expect(run.output.hasPrefix("Commands:\n  help            show this list\n"))
+        #expect(run.output.contains("\n  open PATH       open a screen by path: books/3, cart, chat\n"))
         #expect(
             run.output.hasSuffix(
                 """
@@ -140,30 +141,62 @@ struct DemoEndToEndTests {
             """)
     }
 
-    @Test func theGraphCommandPrintsEveryModule() throws {
-        let run = try DemoRunner.run(["graph"])
-        #expect(run.status == 0)
-        let lines = run.output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "Bookshop (8 modules)")
-        #expect(lines.filter { $0.hasPrefix("├── ") || $0.hasPrefix("└── ") }.count == 8)
-        #expect(lines.contains("│   ├── provides RoutableServiceModule<CartModuleConfig> [custom(user)]"))
-        #expect(lines.last == "    └── uses RoutableService<PaymentGateway>")
-        #expect(try DemoRunner.run([], arguments: ["graph"]).output == run.output)
+    static let graph = """
+        SearchScreenConfig (transient, CatalogModule)
+        └─ initializer → Catalog (singleton, CatalogModule)
+        BookScreenConfig (transient, CatalogModule)
+        └─ initializer → Catalog (singleton, CatalogModule) (shown above)
+        Screen[tag: Cart] (transient, CartModule)
+        ├─ initializer → UserSession (singleton, AccountModule)
+        └─ initializer → CartModuleConfig (custom(user), CartModule)
+        Screen[tag: Checkout] (transient, CheckoutModule)
+        └─ initializer → Checkout (transient, CheckoutModule)
+           ├─ initializer → UserSession (singleton, AccountModule) (shown above)
+           ├─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
+           ├─ lazy → PaymentProcessing (transient, ShopWiringModule)
+           │  └─ initializer → PaymentGateway (singleton, PaymentsModule)
+           └─ initializer → OrderHistory (custom(user), CheckoutModule)
+        BadgeSummary (transient, NotificationsModule)
+        └─ many → BadgeCounter (transient, CartModule) ×4
+           ├─ initializer → UserSession (singleton, AccountModule) (shown above)
+           └─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
+        Screen[tag: Chat] (transient, ChatModule)
+        ├─ initializer → ChatSession (custom(user), ChatModule)
+        │  ├─ initializer → UserSession (singleton, AccountModule) (shown above)
+        │  └─ property → MessageList (custom(user), ChatModule)
+        │     └─ property → ChatSession (cycle)
+        └─ initializer → MessageList (custom(user), ChatModule) (shown above)
+        """
+
+    @Test func theGraphCommandPrintsTheRegistrysDependencyTree() throws {
+        try expectTranscript(["graph"], Self.graph)
+        let argument = try DemoRunner.run([], arguments: ["graph"])
+        #expect(argument.output == Self.graph + "\n")
+        #expect(argument.status == 0)
     }
 
     @Test func theGraphAsDot() throws {
         let run = try DemoRunner.run([], arguments: ["graph", "--dot"])
         #expect(run.status == 0)
-        #expect(run.output.hasPrefix("digraph Bookshop {\n"))
-        #expect(run.output.contains("\"ShopWiringModule\" -> \"RoutableService<PaymentGateway>\" [style=dashed"))
+        #expect(run.output.hasPrefix("digraph Router {\n"))
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  n18 [label=\"PaymentProcessing\\ntransient\"];"))
+        #expect(lines.contains("  n18 -> n7 [label=\"initializer\"];"), "the adapter's edge to the gateway")
+        #expect(lines.contains("  n9 -> n18 [label=\"lazy\", style=dotted];"), "checkout reaches payment lazily")
+        #expect(lines.filter { $0.hasPrefix("  n13 -> ") && $0.hasSuffix("[label=\"many\", style=bold];") }.count == 4)
+        #expect(lines.contains("  n14 -> n15 [label=\"property\", style=dashed];"))
         #expect(run.output.hasSuffix("}\n"))
+        #expect(try DemoRunner.run(["graph --dot"]).output == run.output)
     }
 
     @Test func helpAndValidateArguments() throws {
         let help = try DemoRunner.run([], arguments: ["--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("Usage: Demo [graph [--dot] | validate | --help]\n"))
-        #expect(help.output.contains("  quit         leave (Ctrl-D works too)\n"))
+        #expect(help.output.contains("  quit            leave (Ctrl-D works too)\n"))
+        for command in ["open PATH", "back", "home", "screens", "trace [on|off]", "graph [--dot]", "validate"] {
+            #expect(help.output.contains("\n  \(command) "), "--help lists \(command)")
+        }
         let validate = try DemoRunner.run([], arguments: ["validate"])
         #expect(validate.status == 0)
         #expect(validate.output == "No problems found.\n")
@@ -178,5 +211,104 @@ struct DemoEndToEndTests {
         let empty = try DemoRunner.run([])
         #expect(empty.output == "")
         #expect(empty.status == 0)
+    }
+
+    @Test func openingScreensByPath() throws {
+        try expectTranscript(
+            [
+                "back", "open books/3", "back", "back", "open nowhere", "open books/abc", "open books/99", "open",
+                "quit",
+            ],
+            """
+            Already at Home.
+            == Server-Side Swift == signed out | badge 1
+              by Lena Voss, $35.00, catalog number 3
+            Left Server-Side Swift; back to Home.
+            Already at Home.
+            No route is registered for the path "nowhere". Hint: Registered patterns: "books/:id(Int)", "cart", "chat".
+            The path "books/abc" fits the pattern "books/:id(Int)", but the parameter id is "abc", which is not an Int.
+            There is no book 99 in the catalog.
+            open needs a path, e.g. open books/3 or open cart.
+            Bye.
+            """)
+    }
+
+    @Test func theInterceptorGuardsTheCartAndChatPathsUntilSignIn() throws {
+        try expectTranscript(
+            ["open cart", "open chat", "login amy", "open cart", "open books/12", "screens", "home", "home"],
+            """
+            Sign in first: login NAME.
+            Sign in first: login NAME.
+            Signed in as amy.
+            == Cart == amy | badge 1
+              Your cart is empty.
+            == A Tale of Two Modules == amy | badge 1
+              by Eva Lind, $12.00, catalog number 12
+            Screens, bottom first:
+              0. Home
+              1. Cart (route cart: routed)
+              2. A Tale of Two Modules (route books/12: routed)
+            Back to Home.
+            Already at Home.
+            """)
+    }
+
+    @Test func tracingShowsEveryRouteStateAndModalsClose() throws {
+        try expectTranscript(
+            ["login ann", "trace on", "chat", "open books/1", "back", "back", "trace off", "back"],
+            """
+            Signed in as ann.
+            Route tracing is on.
+              [route chat] unrouted → routing
+            == Chat == ann | badge 1
+              support: Hi ann, how can we help?
+              (one chat session and one message list, linked both ways: yes)
+              [route chat] routing → routed
+              [route books/1] unrouted → routing
+            == Swift Concurrency by Example == ann | badge 0
+              by Mira Holt, $39.00, catalog number 1
+              [route books/1] routing → routed
+              [route books/1] routed → removing
+              [route books/1] removing → removed
+            Left Swift Concurrency by Example; back to Chat.
+              [route chat] routed → removing
+              [route chat] removing → removed
+            Closed Chat; back to Home.
+            Route tracing is off.
+            Already at Home.
+            """)
+    }
+
+    @Test func theBriefsWalkThrough() throws {
+        try expectTranscript(
+            [
+                "login ann", "search swift", "add 1", "open books/3", "back", "cart", "checkout", "badge", "chat",
+                "graph", "open nowhere", "logout", "quit",
+            ],
+            """
+            Signed in as ann.
+            == Search "swift" == ann | badge 1
+              1. Swift Concurrency by Example, Mira Holt, $39.00
+              2. The Swift Programming Primer, Owen Park, $29.00
+              3. Server-Side Swift, Lena Voss, $35.00
+              4. Swiftly Through the Alps, Anna Berg, $18.00
+            Added "Swift Concurrency by Example" to ann's cart (1 book, $39.00).
+            == Server-Side Swift == ann | badge 2
+              by Lena Voss, $35.00, catalog number 3
+            Left Server-Side Swift; back to Search "swift".
+            == Cart == ann | badge 2
+              1. Swift Concurrency by Example, $39.00
+              Total: $39.00
+            == Order #1 == ann | badge 2
+              Paid $39.00 for 1 book (TX-1001). Thank you, ann!
+            Badge: 2 (cart 0, orders 1, news 0, chat 1)
+            == Chat == ann | badge 2
+              support: Hi ann, how can we help?
+              (one chat session and one message list, linked both ways: yes)
+            \(Self.graph)
+            No route is registered for the path "nowhere". Hint: Registered patterns: "books/:id(Int)", "cart", "chat".
+            Signed out ann.
+            Bye.
+            """)
     }
 }

@@ -2,7 +2,8 @@ import Modules
 import Router
 import Synchronization
 
-/// Builds a sealed registry from the module under test plus fakes for its collaborators.
+/// Builds a sealed registry from the module under test plus fakes for its collaborators, for the tests
+/// that check a module in isolation.
 func testRegistry(
     _ modules: [any RouteModule], fakes: (RouteRegistry) throws -> Void = { _ in }
 ) throws -> RouteRegistry {
@@ -84,6 +85,27 @@ final class FakeGateway: PaymentGateway {
     }
 
     func charge(cents: Int, customer: String) -> GatewayCharge { answer }
+}
+
+/// Declines every charge, as a test override of the payments module's gateway.
+final class DecliningGateway: PaymentGateway {
+    func charge(cents: Int, customer: String) -> GatewayCharge {
+        GatewayCharge(approved: false, transactionID: "", message: "no funds")
+    }
+}
+
+/// The whole shop, sealed, with a fresh per-user scope: the base that test overrides replace parts of.
+func shopRegistry(userScope: CustomScope = CustomScope("user")) throws -> RouteRegistry {
+    try RouteRegistry(modules: ShopModules.all(userScope: userScope))
+}
+
+/// Collects what a registry's error handler receives.
+final class ErrorLog: Sendable {
+    private let errors = Mutex<[RouteError]>([])
+
+    var all: [RouteError] { errors.withLock { $0 } }
+
+    func record(_ error: RouteError) { errors.withLock { $0.append(error) } }
 }
 
 struct FixedBadge: BadgeCounter {

@@ -55,6 +55,35 @@ struct CatalogModuleTests {
         let byIdentifier = try registry.makeDestination(identifier: "books/search", as: (any Catalog).self)
         #expect(byIdentifier === (try registry.makeDestination(to: .catalog)))
     }
+
+    @Test func theSearchScreenNumbersTheResults() throws {
+        let registry = try testRegistry([CatalogModule()])
+        let screen = try registry.makeDestination(to: .searchScreen) { $0.constructSearchResults(query: "tale") }
+        #expect(screen.title == "Search \"tale\"")
+        #expect(
+            screen.render() == "  1. Terminal Tales, Sam Ortiz, $15.00\n  2. A Tale of Two Modules, Eva Lind, $12.00")
+        let none = try registry.makeDestination(to: .searchScreen) { $0.constructSearchResults(query: "cobol") }
+        #expect(none.render() == "  No titles contain \"cobol\".")
+    }
+
+    @Test func aBookScreenIsReachableByItsPath() throws {
+        let registry = try testRegistry([CatalogModule()])
+        let screen = try registry.makeDestination(path: "books/3", as: (any Screen).self)
+        #expect(screen.title == "Server-Side Swift")
+        #expect(screen.render() == "  by Lena Voss, $35.00, catalog number 3")
+        let missing = #expect(throws: RouteError.self) {
+            try registry.makeDestination(path: "books/99", as: (any Screen).self)
+        }
+        #expect(missing?.shopMessage?.description == "There is no book 99 in the catalog.")
+        let malformed = #expect(throws: RouteError.self) {
+            try registry.makeDestination(path: "books/abc", as: (any Screen).self)
+        }
+        #expect(malformed?.code == .invalidPath)
+        #expect(
+            malformed?.description
+                == "The path \"books/abc\" fits the pattern \"books/:id(Int)\", but the parameter id is \"abc\", which is not an Int."
+        )
+    }
 }
 
 struct CartModuleTests {
@@ -95,6 +124,22 @@ struct CartModuleTests {
         let signedOut = try self.registry(user: nil)
         #expect(BadgeSummary(try signedOut.makeDestinations(to: .badgeCounter)).description == "0 (cart 0)")
     }
+
+    @Test func theCartScreenShowsTheSignedInUsersCart() throws {
+        let shop = try shopRegistry()
+        try shop.withOverrides { overrides in
+            try overrides.register(.userSession, scope: .singleton) { _ in FakeSession(user: "ann") }
+        } operation: {
+            let empty = try shop.makeDestination(to: .cartScreen)
+            #expect(empty.title == "Cart")
+            #expect(empty.render() == "  Your cart is empty.")
+            try shop.makeDestination(to: .cart) { $0.constructCart(owner: "ann") }.add(sampleBook)
+            #expect(
+                try shop.makeDestination(path: "cart", as: (any Screen).self).render()
+                    == "  1. Test Driven Swift, $20.00\n  Total: $20.00")
+            #expect(try shop.makeDestination(to: .badge).description == "2 (cart 1, orders 0, news 0, chat 1)")
+        }
+    }
 }
 
 struct PaymentsModuleTests {
@@ -116,6 +161,56 @@ struct PaymentsModuleTests {
 }
 
 struct CheckoutModuleTests {
+    /// The whole shop with ann signed in through a fake session and `books` in her cart.
+    func shop(with books: [Book]) throws -> RouteRegistry {
+        let shop = try shopRegistry()
+        _ = try shop.makeDestination(to: .userSession).signIn("ann")
+        let cart = try shop.makeDestination(to: .cart) { $0.constructCart(owner: "ann") }
+        for book in books { cart.add(book) }
+        return shop
+    }
+
+    @Test func aDecliningGatewayOverrideReachesCheckoutThroughTheAdapter() throws {
+        let shop = try shop(with: [sampleBook])
+        let failure = try shop.withOverrides { overrides in
+            try overrides.register(.paymentGateway) { _ in DecliningGateway() }
+        } operation: {
+            #expect(throws: CheckoutFailure.self) { try shop.makeDestination(to: .checkout).placeOrder() }
+        }
+        #expect(failure == CheckoutFailure("Payment declined: no funds. Your cart is unchanged."))
+        let cart = try shop.makeDestination(to: .cart) { $0.constructCart(owner: "ann") }
+        #expect(cart.items == [sampleBook])
+        // Outside the override the simulated gateway is back.
+        #expect(try shop.makeDestination(to: .checkout).placeOrder().confirmation == "TX-1001")
+    }
+
+    @Test func theCheckoutScreenPlacesTheOrderAndShowsTheReceiptModally() throws {
+        let shop = try shop(with: [sampleBook, otherBook])
+        let payment = FakePayment(outcome: .paid(confirmation: "OK-7"))
+        try shop.withOverrides { overrides in
+            try overrides.register(.paymentProcessing) { _ in payment }
+        } operation: {
+            let screen = try shop.makeDestination(to: .checkoutScreen)
+            #expect(screen.title == "Order #1")
+            #expect(screen.isModal)
+            #expect(screen.render() == "  Paid $35.00 for 2 books (OK-7). Thank you, ann!")
+        }
+        #expect(payment.charges == [3_500])
+    }
+
+    @Test func anEmptyCartNeverReachesThePayment() async throws {
+        let shop = try shop(with: [])
+        let payment = FakePayment(outcome: .paid(confirmation: "OK-1"))
+        try await shop.withOverrides { overrides in
+            try overrides.register(.paymentProcessing) { _ in payment }
+        } operation: {
+            await Task.yield()
+            let error = #expect(throws: RouteError.self) { try shop.makeDestination(to: .checkoutScreen) }
+            #expect(error?.shopMessage as? CheckoutFailure == .emptyCart)
+        }
+        #expect(payment.charges.isEmpty)
+    }
+
     struct Setup {
         let registry: RouteRegistry
         let cart: FakeCart
@@ -193,6 +288,18 @@ struct NotificationsModuleTests {
         let summary = BadgeSummary(try registry.makeDestinations(to: .badgeCounter))
         #expect(summary.total == 7)
         #expect(summary.description == "7 (news 1, a 2, b 4)")
+        #expect(try registry.makeDestination(to: .badge) == summary)
+    }
+
+    @Test func theHeaderBadgeFollowsTheSessionOverride() throws {
+        let shop = try shopRegistry()
+        #expect(try shop.makeDestination(to: .badge).description == "1 (cart 0, orders 0, news 1, chat 0)")
+        let signedIn = try shop.withOverrides { overrides in
+            try overrides.register(.userSession) { _ in FakeSession(user: "ann") }
+        } operation: {
+            try shop.makeDestination(to: .badge)
+        }
+        #expect(signedIn.description == "1 (cart 0, orders 0, news 0, chat 1)")
     }
 }
 
@@ -225,6 +332,26 @@ struct ChatModuleTests {
         #expect(list.messages.count == 1)
     }
 
+    @Test func showingTheChatScreenMarksTheMessagesReadThroughItsHook() throws {
+        let shop = try shopRegistry()
+        try shop.withOverrides { overrides in
+            try overrides.register(.userSession, scope: .singleton) { _ in FakeSession(user: "bob") }
+        } operation: {
+            let navigator = Navigator(stack: ScreenStack())
+            #expect(try shop.makeDestination(to: .chatSession).unreadCount == 1)
+            // Making the screen is not showing it: the hook fires only for a performed route.
+            _ = try shop.makeDestination(to: .chatScreen)
+            #expect(try shop.makeDestination(to: .chatSession).unreadCount == 1)
+            try navigator.show(shop.route(path: "chat", as: (any Screen).self), name: "chat")
+            #expect(navigator.stack.screens.first?.isModal == true)
+            #expect(
+                navigator.stack.screens.first?.render()
+                    == "  support: Hi bob, how can we help?\n"
+                    + "  (one chat session and one message list, linked both ways: yes)")
+            #expect(try shop.makeDestination(to: .chatSession).unreadCount == 0)
+        }
+    }
+
     @Test func theListHoldsItsSessionWeakly() throws {
         let scope = CustomScope("user")
         let registry = try registry(scope: scope)
@@ -236,7 +363,25 @@ struct ChatModuleTests {
 }
 
 struct ShopWiringModuleTests {
-    @Test func paymentProcessingAdaptsTheGateway() throws {
+    @Test func paymentProcessingAdaptsTheGatewayOverride() throws {
+        let shop = try shopRegistry()
+        let approved = try shop.withOverrides { overrides in
+            try overrides.register(.paymentGateway) { _ in
+                FakeGateway(answer: GatewayCharge(approved: true, transactionID: "TX-9", message: ""))
+            }
+        } operation: {
+            try shop.makeDestination(to: .paymentProcessing).pay(amountCents: 100, customer: "ann")
+        }
+        #expect(approved == .paid(confirmation: "TX-9"))
+        let declined = try shop.withOverrides { overrides in
+            try overrides.register(.paymentGateway) { _ in DecliningGateway() }
+        } operation: {
+            try shop.makeDestination(to: .paymentProcessing).pay(amountCents: 100, customer: "ann")
+        }
+        #expect(declined == .declined(reason: "no funds"))
+    }
+
+    @Test func paymentProcessingAdaptsTheGatewayInIsolation() throws {
         let approved = try testRegistry([ShopWiringModule()]) { registry in
             try registry.register(.paymentGateway) { _ in
                 FakeGateway(answer: GatewayCharge(approved: true, transactionID: "TX-9", message: ""))
@@ -260,11 +405,39 @@ struct ShopWiringModuleTests {
         #expect(try registry.validate().isValid)
     }
 
-    @Test func aShopWithoutPaymentsDoesNotSeal() throws {
+    @Test func aShopWithoutPaymentsReportsTheAdapterWithoutTarget() throws {
         let modules = ShopModules.all(userScope: CustomScope("user")).filter { !($0 is PaymentsModule) }
-        let error = #expect(throws: RouteError.self) { try RouteRegistry(modules: modules) }
+        let problem =
+            "The adapter from RoutableService<PaymentProcessing> to RoutableService<PaymentGateway> has no target: "
+            + "RoutableService<PaymentGateway> has no router (resolving PaymentProcessing → PaymentGateway). "
+            + "Hint: Load the module that provides RoutableService<PaymentGateway>, or remove the adapter."
+        let registry = RouteRegistry()
+        for module in modules { try registry.load(module) }
+        #expect(try registry.validate().problems.map(\.description) == [problem])
+        let error = #expect(throws: RouteError.self) { try registry.seal() }
         #expect(error?.code == .validationFailed)
-        #expect(error?.description.contains("PaymentGateway") == true)
+        #expect(error?.description == "Sealing found 1 problem:\n- \(problem)")
+    }
+
+    @Test func signingInIsRequiredForTheCartCheckoutAndChatScreens() throws {
+        let shop = try shopRegistry()
+        let routes: [() throws -> Route<any Screen>] = [
+            { try shop.route(to: .cartScreen) }, { try shop.route(to: .checkoutScreen) },
+            { try shop.route(to: .chatScreen) }, { try shop.route(path: "cart", as: (any Screen).self) },
+            { try shop.route(path: "chat?from=menu", as: (any Screen).self) },
+        ]
+        for makeRoute in routes {
+            let route = try makeRoute()
+            let error = #expect(throws: RouteError.self) { try route.perform() }
+            #expect(error?.code == .routeCancelled)
+            #expect(error?.shopMessage as? SignInNeeded == SignInNeeded())
+            #expect(route.state == .unrouted)
+        }
+        // Screens anyone may see are not intercepted.
+        #expect(
+            try shop.route(path: "books/1", as: (any Screen).self).perform().title == "Swift Concurrency by Example")
+        _ = try shop.makeDestination(to: .userSession).signIn("ann")
+        #expect(try shop.route(to: .cartScreen).perform().title == "Cart")
     }
 }
 

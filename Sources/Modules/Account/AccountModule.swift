@@ -2,7 +2,7 @@ import Router
 import Synchronization
 
 /// Registers the session as a singleton. Signing out resets the per-user scope.
-public struct AccountModule: DescribedModule {
+public struct AccountModule: RouteModule {
     /// The scope that holds everything a signed-in user owns.
     public let userScope: CustomScope
 
@@ -18,14 +18,6 @@ public struct AccountModule: DescribedModule {
     public func register(in registry: RouteRegistry) throws {
         let scope = userScope
         try registry.register(.userSession, scope: .singleton) { _ in SessionStore(userScope: scope) }
-    }
-
-    /// What the module provides.
-    public var summary: ModuleSummary {
-        ModuleSummary(
-            name: "AccountModule",
-            provides: [.init(key: RoutableService.userSession.description, scope: Scope.singleton.description)],
-            uses: [])
     }
 }
 

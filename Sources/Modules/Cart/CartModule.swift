@@ -1,8 +1,9 @@
 import Router
 import Synchronization
 
-/// Registers the cart, one per signed-in user, and a badge counter for the items in it.
-public struct CartModule: DescribedModule {
+/// Registers the cart, one per signed-in user, a badge counter for the items in it, and the cart screen,
+/// also reachable by the path `cart`.
+public struct CartModule: RouteModule {
     /// The scope that holds the signed-in user's cart.
     public let userScope: CustomScope
 
@@ -12,7 +13,8 @@ public struct CartModule: DescribedModule {
         self.userScope = userScope
     }
 
-    /// Registers ``RoutableServiceModule/cart`` and a ``RoutableService/badgeCounter`` labelled `cart`.
+    /// Registers ``RoutableServiceModule/cart``, a ``RoutableService/badgeCounter`` labelled `cart`,
+    /// ``RoutableService/cartScreen`` and the path `cart`.
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
@@ -26,17 +28,11 @@ public struct CartModule: DescribedModule {
             let cart = try r.makeDestination(to: .cart) { $0.constructCart(owner: user) }
             return CartBadge(count: cart.items.count)
         }
-    }
-
-    /// What the module provides and uses.
-    public var summary: ModuleSummary {
-        ModuleSummary(
-            name: "CartModule",
-            provides: [
-                .init(key: RoutableServiceModule.cart.description, scope: Scope.custom(userScope).description),
-                .init(key: RoutableService.badgeCounter.description, scope: Scope.transient.description),
-            ],
-            uses: [RoutableService.userSession.description])
+        try registry.register(.cartScreen, dependencies: [.initializer(.userSession), .initializer(.cart)]) { r in
+            guard let user = try r.resolve(.userSession).currentUser else { throw SignInNeeded() }
+            return CartScreen(cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) })
+        }
+        try registry.register(path: "cart", to: .cartScreen)
     }
 }
 
@@ -59,6 +55,25 @@ private final class ShoppingCart: Cart {
     func add(_ book: Book) { books.withLock { $0.append(book) } }
 
     func removeAll() { books.withLock { $0.removeAll() } }
+}
+
+private final class CartScreen: Screen {
+    let cart: any Cart
+
+    init(cart: any Cart) {
+        self.cart = cart
+    }
+
+    let title = "Cart"
+
+    func render() -> String {
+        let items = cart.items
+        guard !items.isEmpty else { return "  Your cart is empty." }
+        let lines = items.enumerated().map { index, book in
+            "  \(index + 1). \(book.title), \(Money.format(book.priceCents))"
+        }
+        return (lines + ["  Total: \(Money.format(cart.totalCents))"]).joined(separator: "\n")
+    }
 }
 
 private struct CartBadge: BadgeCounter {

@@ -15,3 +15,49 @@ extension RoutableService where Destination == any Catalog {
     /// The shop's catalog.
     public static var catalog: Self { Self(declaring: (any Catalog).self) }
 }
+
+extension Catalog {
+    /// The book with catalog number `id`, if the catalog has one.
+    /// - Parameter id: The catalog number.
+    /// - Returns: The book, or nil.
+    public func book(id: Int) -> Book? { books.first { $0.id == id } }
+}
+
+/// How a caller sets up the search results screen: the query is required.
+public protocol SearchScreenConfig: ModuleConfiguration<any Screen> {
+    /// Names the text searched for. Required.
+    /// - Parameter query: The text, as the user typed it.
+    func constructSearchResults(query: String)
+}
+
+/// How a caller sets up a book's screen: the catalog number is required.
+public protocol BookScreenConfig: ModuleConfiguration<any Screen> {
+    /// Names the book to show. Required.
+    /// - Parameter bookID: The book's catalog number.
+    func constructBookScreen(bookID: Int)
+}
+
+extension RoutableServiceModule where Configuration == any SearchScreenConfig, Destination == any Screen {
+    /// The numbered results of a search; call `constructSearchResults(query:)` when routing to it.
+    public static var searchScreen: Self { Self(declaring: (any SearchScreenConfig).self, making: (any Screen).self) }
+}
+
+extension RoutableServiceModule where Configuration == any BookScreenConfig, Destination == any Screen {
+    /// One book's details; call `constructBookScreen(bookID:)`, or route to the path `books/ID`.
+    public static var bookScreen: Self { Self(declaring: (any BookScreenConfig).self, making: (any Screen).self) }
+}
+
+/// A catalog number with no book.
+public struct BookNotFound: ShopMessage, Equatable {
+    /// The catalog number asked for.
+    public let id: Int
+
+    /// Makes the error.
+    /// - Parameter id: The catalog number asked for.
+    public init(id: Int) {
+        self.id = id
+    }
+
+    /// The message for the user.
+    public var description: String { "There is no book \(id) in the catalog." }
+}

@@ -1,25 +1,35 @@
 import Router
 
-/// Registers an in-memory catalog of a dozen books as a singleton, also under the identifier `books/search`.
-public struct CatalogModule: DescribedModule {
+/// Registers an in-memory catalog of a dozen books as a singleton, also under the identifier `books/search`,
+/// the search results screen, and a book's screen, also reachable by the path `books/:id(Int)`.
+public struct CatalogModule: RouteModule {
     /// Makes the module.
     public init() {}
 
-    /// Registers ``RoutableService/catalog``.
+    /// Registers ``RoutableService/catalog``, ``RoutableServiceModule/searchScreen``,
+    /// ``RoutableServiceModule/bookScreen`` and the path `books/:id(Int)`.
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
         try registry.register(.catalog, scope: .singleton, identifier: "books/search") { _ in
             InMemoryCatalog(books: Self.stock)
         }
-    }
-
-    /// What the module provides.
-    public var summary: ModuleSummary {
-        ModuleSummary(
-            name: "CatalogModule",
-            provides: [.init(key: RoutableService.catalog.description, scope: Scope.singleton.description)],
-            uses: [])
+        try registry.register(
+            .searchScreen, configuration: SearchScreenConfiguration.init, dependencies: [.initializer(.catalog)]
+        ) { config, r in
+            let query = try config.require(config.query, setBy: "constructSearchResults(query:)")
+            return SearchResultsScreen(query: query, results: try r.resolve(.catalog).search(query))
+        }
+        try registry.register(
+            .bookScreen, configuration: BookScreenConfiguration.init, dependencies: [.initializer(.catalog)]
+        ) { config, r in
+            let id = try config.require(config.bookID, setBy: "constructBookScreen(bookID:)")
+            guard let book = try r.resolve(.catalog).book(id: id) else { throw BookNotFound(id: id) }
+            return BookScreen(book: book)
+        }
+        try registry.register(path: "books/:id(Int)", to: .bookScreen) { config, parameters in
+            config.constructBookScreen(bookID: try parameters.int("id"))
+        }
     }
 
     private static let stock: [Book] = [
@@ -49,6 +59,51 @@ private final class InMemoryCatalog: Catalog {
         let needle = text.trimmingWhitespace().lowercased()
         guard !needle.isEmpty else { return [] }
         return books.filter { $0.title.lowercased().contains(needle) }
+    }
+}
+
+private final class SearchScreenConfiguration: ModuleConfiguration<any Screen>, SearchScreenConfig {
+    var query: String?
+
+    func constructSearchResults(query: String) { self.query = query }
+}
+
+private final class BookScreenConfiguration: ModuleConfiguration<any Screen>, BookScreenConfig {
+    var bookID: Int?
+
+    func constructBookScreen(bookID: Int) { self.bookID = bookID }
+}
+
+private final class SearchResultsScreen: Screen {
+    let query: String
+    let results: [Book]
+
+    init(query: String, results: [Book]) {
+        self.query = query
+        self.results = results
+    }
+
+    var title: String { "Search \"\(query)\"" }
+
+    func render() -> String {
+        guard !results.isEmpty else { return "  No titles contain \"\(query)\"." }
+        return results.enumerated().map { index, book in
+            "  \(index + 1). \(book.title), \(book.author), \(Money.format(book.priceCents))"
+        }.joined(separator: "\n")
+    }
+}
+
+private final class BookScreen: Screen {
+    let book: Book
+
+    init(book: Book) {
+        self.book = book
+    }
+
+    var title: String { book.title }
+
+    func render() -> String {
+        "  by \(book.author), \(Money.format(book.priceCents)), catalog number \(book.id)"
     }
 }
 

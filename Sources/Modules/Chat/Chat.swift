@@ -51,3 +51,14 @@ extension RoutableService where Destination == any MessageList {
     /// The signed-in user's chat messages.
     public static var messageList: Self { Self(declaring: (any MessageList).self) }
 }
+
+extension ScreenTag {
+    /// Tags the chat screen.
+    public enum Chat {}
+}
+
+extension RoutableService where Destination == any Screen {
+    /// The support chat, presented modally; also reachable by the path `chat`. Showing it marks the
+    /// messages read.
+    public static var chatScreen: Self { screen.tagged(ScreenTag.Chat.self) }
+}

@@ -2,8 +2,9 @@ import Router
 import Synchronization
 
 /// Registers the chat pair, one of each per signed-in user, wired to each other by property injection,
-/// and a badge counter for unread messages.
-public struct ChatModule: DescribedModule {
+/// a badge counter for unread messages, and the chat screen (path `chat`), which marks the messages read
+/// once it is shown.
+public struct ChatModule: RouteModule {
     /// The scope that holds the signed-in user's chat.
     public let userScope: CustomScope
 
@@ -13,8 +14,8 @@ public struct ChatModule: DescribedModule {
         self.userScope = userScope
     }
 
-    /// Registers ``RoutableService/chatSession``, ``RoutableService/messageList`` and a
-    /// ``RoutableService/badgeCounter`` labelled `chat`.
+    /// Registers ``RoutableService/chatSession``, ``RoutableService/messageList``, a
+    /// ``RoutableService/badgeCounter`` labelled `chat`, ``RoutableService/chatScreen`` and the path `chat`.
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
@@ -37,19 +38,13 @@ public struct ChatModule: DescribedModule {
             guard try r.resolveIfRegistered(.userSession)?.currentUser != nil else { return ChatBadge(count: 0) }
             return ChatBadge(count: try r.resolve(.chatSession).unreadCount)
         }
-    }
-
-    /// What the module provides and uses.
-    public var summary: ModuleSummary {
-        let scope = Scope.custom(userScope).description
-        return ModuleSummary(
-            name: "ChatModule",
-            provides: [
-                .init(key: RoutableService.chatSession.description, scope: scope),
-                .init(key: RoutableService.messageList.description, scope: scope),
-                .init(key: RoutableService.badgeCounter.description, scope: Scope.transient.description),
-            ],
-            uses: [RoutableService.userSession.description])
+        try registry.register(
+            .chatScreen, dependencies: [.initializer(.chatSession), .initializer(.messageList)],
+            hooks: RouteHooks(didPerform: { screen in (screen as? ChatScreen)?.session.markAllRead() })
+        ) { r in
+            ChatScreen(session: try r.resolve(.chatSession), list: try r.resolve(.messageList))
+        }
+        try registry.register(path: "chat", to: .chatScreen)
     }
 }
 
@@ -98,6 +93,26 @@ private final class Transcript: MessageList {
     var messages: [ChatMessage] { state.withLock { $0.messages } }
 
     func append(_ message: ChatMessage) { state.withLock { $0.messages.append(message) } }
+}
+
+private final class ChatScreen: Screen {
+    let session: any ChatSession
+    let list: any MessageList
+
+    init(session: any ChatSession, list: any MessageList) {
+        self.session = session
+        self.list = list
+    }
+
+    let title = "Chat"
+    var isModal: Bool { true }
+
+    func render() -> String {
+        let linked = session.messageList === list && list.session === session
+        let lines = list.messages.map { "  \($0.sender): \($0.text)" }
+        return (lines + ["  (one chat session and one message list, linked both ways: \(linked ? "yes" : "no"))"])
+            .joined(separator: "\n")
+    }
 }
 
 private struct ChatBadge: BadgeCounter {

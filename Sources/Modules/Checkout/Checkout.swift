@@ -48,7 +48,7 @@ public struct Receipt: Sendable, Equatable {
 }
 
 /// Why an order could not be placed; its description is a sentence for the user.
-public struct CheckoutFailure: Error, Sendable, Equatable, CustomStringConvertible {
+public struct CheckoutFailure: ShopMessage, Sendable, Equatable {
     /// The message for the user.
     public let description: String
 
@@ -78,7 +78,8 @@ public protocol OrderHistory: AnyObject, Sendable {
 public protocol Checkout: AnyObject, Sendable {
     /// Pays for the cart, records the order and empties the cart.
     /// - Returns: The receipt.
-    /// - Throws: ``CheckoutFailure`` when the cart is empty or the payment is declined.
+    /// - Throws: ``CheckoutFailure`` when the cart is empty or the payment is declined; `RouteError` when
+    ///   payment processing cannot be made.
     func placeOrder() throws -> Receipt
 }
 
@@ -95,4 +96,15 @@ extension RoutableService where Destination == any OrderHistory {
 extension RoutableService where Destination == any Checkout {
     /// Checkout for the signed-in user; only a signed-in user can make one.
     public static var checkout: Self { Self(declaring: (any Checkout).self) }
+}
+
+extension ScreenTag {
+    /// Tags the checkout screen.
+    public enum Checkout {}
+}
+
+extension RoutableService where Destination == any Screen {
+    /// Places the signed-in user's order and shows its receipt, modally. Making it fails with a
+    /// ``CheckoutFailure`` when the cart is empty or the payment is declined.
+    public static var checkoutScreen: Self { screen.tagged(ScreenTag.Checkout.self) }
 }

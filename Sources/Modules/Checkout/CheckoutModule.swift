@@ -1,11 +1,12 @@
 import Router
 import Synchronization
 
-/// Registers checkout, the per-user order history and a badge counter for placed orders.
+/// Registers checkout, the per-user order history, a badge counter for placed orders and the checkout
+/// screen, which places the order and shows the receipt.
 ///
-/// Checkout looks up ``RoutableService/paymentProcessing``, which this module does not provide: the app
-/// wiring adapts a payment provider to it.
-public struct CheckoutModule: DescribedModule {
+/// Checkout looks up ``RoutableService/paymentProcessing`` lazily (only when there is something to pay),
+/// and this module does not provide it: the app wiring adapts a payment provider to it.
+public struct CheckoutModule: RouteModule {
     /// The scope that holds the signed-in user's order history.
     public let userScope: CustomScope
 
@@ -15,8 +16,8 @@ public struct CheckoutModule: DescribedModule {
         self.userScope = userScope
     }
 
-    /// Registers ``RoutableService/checkout``, ``RoutableService/orderHistory`` and a
-    /// ``RoutableService/badgeCounter`` labelled `orders`.
+    /// Registers ``RoutableService/checkout``, ``RoutableService/orderHistory``, a
+    /// ``RoutableService/badgeCounter`` labelled `orders` and ``RoutableService/checkoutScreen``.
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
@@ -24,7 +25,7 @@ public struct CheckoutModule: DescribedModule {
         try registry.register(
             .checkout,
             dependencies: [
-                .initializer(.userSession), .initializer(.cart), .initializer(.paymentProcessing),
+                .initializer(.userSession), .initializer(.cart), .lazy(.paymentProcessing),
                 .initializer(.orderHistory),
             ]
         ) { r in
@@ -32,7 +33,7 @@ public struct CheckoutModule: DescribedModule {
             return CartCheckout(
                 customer: user,
                 cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) },
-                payment: try r.resolve(.paymentProcessing),
+                payment: try r.lazy(.paymentProcessing),
                 history: try r.resolve(.orderHistory))
         }
         let badgeNeeds: [RouteDependency] = [.initializer(.userSession), .initializer(.orderHistory)]
@@ -40,21 +41,9 @@ public struct CheckoutModule: DescribedModule {
             guard try r.resolveIfRegistered(.userSession)?.currentUser != nil else { return OrdersBadge(count: 0) }
             return OrdersBadge(count: try r.resolve(.orderHistory).receipts.count)
         }
-    }
-
-    /// What the module provides and uses.
-    public var summary: ModuleSummary {
-        ModuleSummary(
-            name: "CheckoutModule",
-            provides: [
-                .init(key: RoutableService.checkout.description, scope: Scope.transient.description),
-                .init(key: RoutableService.orderHistory.description, scope: Scope.custom(userScope).description),
-                .init(key: RoutableService.badgeCounter.description, scope: Scope.transient.description),
-            ],
-            uses: [
-                RoutableService.userSession.description, RoutableServiceModule.cart.description,
-                RoutableService.paymentProcessing.description,
-            ])
+        try registry.register(.checkoutScreen, dependencies: [.initializer(.checkout)]) { r in
+            ReceiptScreen(receipt: try r.resolve(.checkout).placeOrder())
+        }
     }
 }
 
@@ -69,10 +58,10 @@ private final class OrderList: OrderHistory {
 private final class CartCheckout: Checkout {
     let customer: String
     let cart: any Cart
-    let payment: any PaymentProcessing
+    let payment: Lazy<any PaymentProcessing>
     let history: any OrderHistory
 
-    init(customer: String, cart: any Cart, payment: any PaymentProcessing, history: any OrderHistory) {
+    init(customer: String, cart: any Cart, payment: Lazy<any PaymentProcessing>, history: any OrderHistory) {
         self.customer = customer
         self.cart = cart
         self.payment = payment
@@ -83,7 +72,7 @@ private final class CartCheckout: Checkout {
         let items = cart.items
         guard !items.isEmpty else { throw CheckoutFailure.emptyCart }
         let total = items.reduce(0) { $0 + $1.priceCents }
-        switch payment.pay(amountCents: total, customer: customer) {
+        switch try payment.value.pay(amountCents: total, customer: customer) {
         case .declined(let reason):
             throw CheckoutFailure("Payment declined: \(reason). Your cart is unchanged.")
         case .paid(let confirmation):
@@ -94,6 +83,23 @@ private final class CartCheckout: Checkout {
             cart.removeAll()
             return receipt
         }
+    }
+}
+
+private final class ReceiptScreen: Screen {
+    let receipt: Receipt
+
+    init(receipt: Receipt) {
+        self.receipt = receipt
+    }
+
+    var title: String { "Order #\(receipt.orderNumber)" }
+    var isModal: Bool { true }
+
+    func render() -> String {
+        let count = receipt.titles.count
+        return "  Paid \(Money.format(receipt.totalCents)) for \(count) book\(count == 1 ? "" : "s") "
+            + "(\(receipt.confirmation)). Thank you, \(receipt.customer)!"
     }
 }
 

@@ -14,6 +14,11 @@ extension RoutableService where Destination == any BadgeCounter {
     public static var badgeCounter: Self { Self(declaring: (any BadgeCounter).self) }
 }
 
+extension RoutableService where Destination == BadgeSummary {
+    /// The header's badge: every ``RoutableService/badgeCounter`` added up, made fresh on each lookup.
+    public static var badge: Self { Self(declaring: BadgeSummary.self) }
+}
+
 /// The sum of several badge counters, with each part for display.
 public struct BadgeSummary: Sendable, Equatable, CustomStringConvertible {
     /// The labels and counts, in registration order.

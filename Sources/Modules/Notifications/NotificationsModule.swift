@@ -1,12 +1,12 @@
 import Router
 
-/// Registers the shop's own badge counter: news for signed-out visitors (one welcome note) and none
-/// once signed in.
-public struct NotificationsModule: DescribedModule {
+/// Registers the shop's own badge counter (news for signed-out visitors: one welcome note, none once
+/// signed in) and the header's badge, which adds up every module's counter.
+public struct NotificationsModule: RouteModule {
     /// Makes the module.
     public init() {}
 
-    /// Registers a ``RoutableService/badgeCounter`` labelled `news`.
+    /// Registers a ``RoutableService/badgeCounter`` labelled `news` and ``RoutableService/badge``.
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
@@ -14,14 +14,9 @@ public struct NotificationsModule: DescribedModule {
             let signedIn = try r.resolveIfRegistered(.userSession)?.currentUser != nil
             return NewsBadge(count: signedIn ? 0 : 1)
         }
-    }
-
-    /// What the module provides and uses.
-    public var summary: ModuleSummary {
-        ModuleSummary(
-            name: "NotificationsModule",
-            provides: [.init(key: RoutableService.badgeCounter.description, scope: Scope.transient.description)],
-            uses: [RoutableService.userSession.description])
+        try registry.register(.badge, dependencies: [.many(.badgeCounter)]) { r in
+            BadgeSummary(try r.resolveAll(.badgeCounter))
+        }
     }
 }
 

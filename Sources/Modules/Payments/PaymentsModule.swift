@@ -2,7 +2,7 @@ import Router
 import Synchronization
 
 /// Registers a simulated gateway: it approves charges up to the card limit and numbers transactions from `TX-1001`.
-public struct PaymentsModule: DescribedModule {
+public struct PaymentsModule: RouteModule {
     /// The largest charge the simulated card accepts, in cents.
     public let cardLimitCents: Int
 
@@ -18,14 +18,6 @@ public struct PaymentsModule: DescribedModule {
     public func register(in registry: RouteRegistry) throws {
         let limit = cardLimitCents
         try registry.register(.paymentGateway, scope: .singleton) { _ in SimulatedGateway(limit: limit) }
-    }
-
-    /// What the module provides.
-    public var summary: ModuleSummary {
-        ModuleSummary(
-            name: "PaymentsModule",
-            provides: [.init(key: RoutableService.paymentGateway.description, scope: Scope.singleton.description)],
-            uses: [])
     }
 }
 

@@ -5,7 +5,7 @@ public enum ShopModules {
     /// Every module of the app, sharing one per-user scope.
     /// - Parameter userScope: The scope reset when the user signs out.
     /// - Returns: The modules, to pass to `RouteRegistry(modules:)`.
-    public static func all(userScope: CustomScope) -> [any DescribedModule] {
+    public static func all(userScope: CustomScope) -> [any RouteModule] {
         [
             AccountModule(userScope: userScope),
             CatalogModule(),

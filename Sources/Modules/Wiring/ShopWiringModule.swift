@@ -1,36 +1,30 @@
 import Router
 
 /// Joins modules that do not know each other: checkout's ``PaymentProcessing`` is served by the
-/// payments module's ``PaymentGateway``.
-///
-/// Router has no adapter API yet, so the adapter is an ordinary registration whose factory looks the
-/// gateway up and wraps it.
-public struct ShopWiringModule: DescribedModule {
+/// payments module's ``PaymentGateway`` through a module adapter, and the screens that need a signed-in
+/// user are guarded by a ``SignInRequired`` interceptor.
+public struct ShopWiringModule: RouteModule {
     /// Makes the module.
     public init() {}
 
-    /// Registers ``RoutableService/paymentProcessing`` as an adapter over ``RoutableService/paymentGateway``.
+    /// Adapts ``RoutableService/paymentProcessing`` to ``RoutableService/paymentGateway`` and adds the
+    /// sign-in interceptor for the cart, checkout and chat screens (and the paths `cart` and `chat`).
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
-        try registry.register(.paymentProcessing, dependencies: [.initializer(.paymentGateway)]) { r in
-            GatewayPaymentAdapter(gateway: try r.resolve(.paymentGateway))
+        try registry.adapt(.paymentProcessing, to: .paymentGateway) { gateway in
+            GatewayPaymentProcessor(gateway: gateway)
         }
-    }
-
-    /// What the module provides and uses.
-    public var summary: ModuleSummary {
-        ModuleSummary(
-            name: "ShopWiringModule",
-            provides: [
-                .init(key: RoutableService.paymentProcessing.description, scope: Scope.transient.description)
-            ],
-            uses: [RoutableService.paymentGateway.description])
+        let protected: [RoutableService<any Screen>] = [.cartScreen, .checkoutScreen, .chatScreen]
+        registry.addInterceptor(
+            SignInRequired(keys: protected.map(\.description), paths: ["cart", "chat"]) { [weak registry] in
+                try registry?.makeDestinationIfRegistered(to: .userSession)
+            })
     }
 }
 
 /// Presents a payment gateway as the payment processing checkout asks for.
-private final class GatewayPaymentAdapter: PaymentProcessing {
+private final class GatewayPaymentProcessor: PaymentProcessing {
     private let gateway: any PaymentGateway
 
     init(gateway: any PaymentGateway) {
