@@ -1,3 +1,4 @@
+import Foundation
 import Modules
 import Router
 import Synchronization
@@ -15,10 +16,10 @@ func testRegistry(
 }
 
 final class FakeSession: UserSession {
-    private let user: Mutex<String?>
+    private let user: TestLocked<String?>
 
     init(user: String?) {
-        self.user = Mutex(user)
+        self.user = TestLocked(user)
     }
 
     var currentUser: String? { user.withLock { $0 } }
@@ -41,11 +42,11 @@ final class FakeSession: UserSession {
 
 final class FakeCart: Cart {
     let owner: String
-    private let books: Mutex<[Book]>
+    private let books: TestLocked<[Book]>
 
     init(owner: String, items: [Book] = []) {
         self.owner = owner
-        self.books = Mutex(items)
+        self.books = TestLocked(items)
     }
 
     var items: [Book] { books.withLock { $0 } }
@@ -62,7 +63,7 @@ final class FakeCartConfiguration: ModuleConfiguration<any Cart>, CartModuleConf
 }
 
 final class FakePayment: PaymentProcessing {
-    private let calls = Mutex<[(cents: Int, customer: String)]>([])
+    private let calls = TestLocked<[(cents: Int, customer: String)]>([])
     private let outcome: PaymentOutcome
 
     init(outcome: PaymentOutcome) {
@@ -101,7 +102,7 @@ func shopRegistry(userScope: CustomScope = CustomScope("user")) throws -> RouteR
 
 /// Collects what a registry's error handler receives.
 final class ErrorLog: Sendable {
-    private let errors = Mutex<[RouteError]>([])
+    private let errors = TestLocked<[RouteError]>([])
 
     var all: [RouteError] { errors.withLock { $0 } }
 
@@ -115,3 +116,19 @@ struct FixedBadge: BadgeCounter {
 
 let sampleBook = Book(id: 100, title: "Test Driven Swift", author: "Tess Ter", priceCents: 2_000)
 let otherBook = Book(id: 101, title: "Fakes and Stubs", author: "Stu Bb", priceCents: 1_500)
+
+/// State behind an `NSLock`. The tests use it instead of `Synchronization.Mutex` because ThreadSanitizer
+/// sees pthread locks (which `NSLock` is built on) and not the futex-based `Mutex`.
+final class TestLocked<State>: @unchecked Sendable {
+    // @unchecked: `state` is only reached inside `withLock`, which holds `lock`.
+    private let lock = NSLock()
+    private var state: State
+
+    init(_ state: State) { self.state = state }
+
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+}

@@ -98,4 +98,36 @@ struct OverrideTests {
             for try await correct in group { #expect(correct) }
         }
     }
+
+    @Test func aSingletonBuiltUnderAnOverrideDoesNotKeepTheFakeAfterwards() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.paymentGateway) { _ in CardGateway() }
+            try registry.adapt(.paymentProcessing, to: .paymentGateway, scope: .singleton) {
+                GatewayProcessor(gateway: $0)
+            }
+        }
+        let inside = try registry.withOverrides { overrides in
+            try overrides.register(.paymentGateway) { _ in FakeGateway() }
+        } operation: {
+            try registry.makeDestination(to: .paymentProcessing).charge(2)
+        }
+        #expect(inside == "fake 2")
+        #expect(try registry.makeDestination(to: .paymentProcessing).charge(2) == "card 2 EUR")
+    }
+
+    @Test func singletonsBuiltBeforeAnOverrideAreSharedWithIt() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.paymentGateway) { _ in CardGateway() }
+            try registry.adapt(.paymentProcessing, to: .paymentGateway, scope: .singleton) {
+                GatewayProcessor(gateway: $0)
+            }
+        }
+        #expect(try registry.makeDestination(to: .paymentProcessing).charge(3) == "card 3 EUR")
+        let inside = try registry.withOverrides { overrides in
+            try overrides.register(.paymentGateway) { _ in FakeGateway() }
+        } operation: {
+            try registry.makeDestination(to: .paymentProcessing).charge(3)
+        }
+        #expect(inside == "card 3 EUR")  // the processor existed already, with the real gateway
+    }
 }

@@ -193,7 +193,7 @@ struct CircularDependencyTests {
         #expect(error?.code == .validationFailed)
         #expect(
             error?.reason
-                == "Sealing found 1 problem:\n- Circular dependency: NodeA → NodeB → NodeC → NodeA is made only of initializer dependencies, so none of them can be built (resolving NodeA → NodeB → NodeC → NodeA). Hint: Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider."
+                == "Sealing found 1 problem:\n- Circular dependency: NodeA → NodeB → NodeC → NodeA is made only of initializer dependencies, so none of them can be built. Hint: Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider."
         )
         #expect(!registry.isSealed)
     }
@@ -205,5 +205,71 @@ struct CircularDependencyTests {
         try registry.register(.nodeC, injections: [.property(\.a, .nodeA)]) { _ in CImpl() }
         #expect(try registry.validate().isValid)
         try registry.seal()
+    }
+
+    /// Two singletons, A(init B) and B.a by property.
+    func singletonPair(calls: Calls) throws -> RouteRegistry {
+        try sealedRegistry { registry in
+            try registry.register(.nodeA, scope: .singleton) { r in
+                calls.a.increment()
+                return AImpl(b: try r.resolve(.nodeB))
+            }
+            try registry.register(.nodeB, scope: .singleton, injections: [.property(\.a, .nodeA)]) { _ in
+                calls.b.increment()
+                return BImpl()
+            }
+        }
+    }
+
+    @Test func aPropertyClosedCycleOfTwoSingletonsResolvesFromEitherSide() throws {
+        let calls = Calls()
+        let fromA = try singletonPair(calls: calls)
+        let a = try fromA.makeDestination(to: .nodeA)
+        #expect(a.b?.a === a)
+        #expect(try fromA.makeDestination(to: .nodeB) === a.b)
+
+        let fromB = try singletonPair(calls: calls)
+        let b = try fromB.makeDestination(to: .nodeB)
+        #expect(b.a?.b === b)
+        #expect(try fromB.makeDestination(to: .nodeA) === b.a)
+        #expect(calls.a.value == 2)
+        #expect(calls.b.value == 2)
+        breakCycles(a)
+        breakCycles(b.a)
+    }
+
+    @Test func twoThreadsEnteringASingletonCycleFromOppositeSidesShareOnePair() throws {
+        for _ in 0..<50 {
+            let calls = Calls()
+            let registry = try singletonPair(calls: calls)
+            let seen = EventLog()
+            onThreads(2) { index in
+                if index == 0, let a = try? registry.makeDestination(to: .nodeA), let b = a.b {
+                    seen.record("\(ObjectIdentifier(a)) \(ObjectIdentifier(b))")
+                } else if index == 1, let b = try? registry.makeDestination(to: .nodeB), let a = b.a {
+                    seen.record("\(ObjectIdentifier(a)) \(ObjectIdentifier(b))")
+                }
+            }
+            #expect(seen.events.count == 2)
+            #expect(Set(seen.events).count == 1)
+            #expect(calls.a.value == 1)
+            #expect(calls.b.value == 1)
+            breakCycles(try registry.makeDestination(to: .nodeA))
+        }
+    }
+
+    @Test func aSingletonHandedToAFactoryIsAlreadyPrepared() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.radio) { _ in RadioImpl() }
+            try registry.register(.engine) { _ in V8() }
+            try registry.register(.car, scope: .singleton, injections: [.property(\.radio, .radio)]) { r in
+                CarImpl(engine: try r.resolve(.engine))
+            }
+            try registry.register(.wheel) { r in
+                let car = try r.resolve(.car)
+                return WheelImpl(position: car.radio == nil ? 0 : 1)
+            }
+        }
+        #expect(try registry.makeDestination(to: .wheel).position == 1)
     }
 }

@@ -63,7 +63,7 @@ struct ErrorMessageTests {
         #expect(error?.code == .ambiguousRegistration)
         #expect(
             error?.description
-                == "RoutableService<Engine> has 2 registrations (Engine from RouteRegistry, Engine from RouteRegistry) and none is marked as the default. Hint: Mark exactly one with isDefault: true, tag the others, or look them all up with resolveAll."
+                == "RoutableService<Engine> has 2 registrations (registration #1 from RouteRegistry, registration #2 from RouteRegistry) and none is marked as the default. Hint: Mark exactly one with isDefault: true, tag the others, or look them all up with resolveAll."
         )
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Router
 import Synchronization
 
@@ -57,7 +58,7 @@ final class Counter: Sendable {
 
 /// Records events from factories and hooks, in order.
 final class EventLog: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = TestLocked<[String]>([])
     var events: [String] { storage.withLock { $0 } }
     func record(_ event: String) { storage.withLock { $0.append(event) } }
 }
@@ -80,4 +81,20 @@ func sealedRegistry(
 func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let group = ThreadGroup(count: count)
     group.run(body)
+}
+
+/// State behind an `NSLock`. The tests use it instead of `Synchronization.Mutex` because ThreadSanitizer
+/// sees pthread locks (which `NSLock` is built on) and not the futex-based `Mutex`.
+final class TestLocked<State>: @unchecked Sendable {
+    // @unchecked: `state` is only reached inside `withLock`, which holds `lock`.
+    private let lock = NSLock()
+    private var state: State
+
+    init(_ state: State) { self.state = state }
+
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
 }

@@ -155,7 +155,7 @@ struct MigrationZIKRouterTests {
         try registry.register(router: ZIKPort.NoteEditorRouter.self, for: .noteEditor)
         try registry.seal()
 
-        let made = Mutex<String?>(nil)
+        let made = TestLocked<String?>(nil)
         let editor = try registry.makeDestination(to: .noteEditor) { config in
             config.constructNoteEditor(title: "Groceries")
             config.isReadOnly = true
@@ -170,10 +170,10 @@ struct MigrationZIKRouterTests {
         let registry = RouteRegistry()
         try registry.register(router: ZIKPort.NoteEditorRouter.self, for: .noteEditor)
         try registry.seal()
-        let seenByRegistry = Mutex<[String]>([])
+        let seenByRegistry = TestLocked<[String]>([])
         registry.errorHandler = { error in seenByRegistry.withLock { $0.append(error.code.description) } }
 
-        let seenByCaller = Mutex<RouteError?>(nil)
+        let seenByCaller = TestLocked<RouteError?>(nil)
         let error = #expect(throws: RouteError.self) {
             try registry.makeDestination(to: .noteEditor) { config in
                 config.errorHandler = { error in seenByCaller.withLock { $0 = error } }

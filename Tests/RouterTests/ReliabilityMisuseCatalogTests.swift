@@ -119,7 +119,8 @@ extension RelMisuse {
         RelMisuse(
             name: "configuring closure throws", code: .factoryFailed,
             message:
-                "The configuration of RoutableServiceModule<GreeterModuleConfig> threw: boom.", setUp: registerGreeter,
+                "The caller's configuring closure of RoutableServiceModule<GreeterModuleConfig> threw: boom.",
+            setUp: registerGreeter,
             misuse: { _ = try $0.makeDestination(to: .greeter) { _ in throw Boom() } }),
         RelMisuse(
             name: "module key with the wrong destination", code: .destinationTypeMismatch,
@@ -238,31 +239,31 @@ extension RelMisuse {
         RelMisuse(
             name: "initializer-only cycle of length 1", code: .circularDependency,
             message:
-                "Circular dependency: Engine[\"cycle0\"] → Engine[\"cycle0\"] cannot be built, because Engine[\"cycle0\"] is needed before its initializer has returned (resolving Engine[\"cycle0\"] → Engine[\"cycle0\"]). Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Circular dependency: Engine[\"cycle0\"] → Engine[\"cycle0\"] cannot be built, because Engine[\"cycle0\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
             setUp: cycle(of: 1),
             misuse: { _ = try $0.makeDestination(to: RoutableService.engine.named("cycle0")) }),
         RelMisuse(
             name: "initializer-only cycle of length 2", code: .circularDependency,
             message:
-                "Circular dependency: Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle0\"] cannot be built, because Engine[\"cycle0\"] is needed before its initializer has returned (resolving Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle0\"]). Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Circular dependency: Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle0\"] cannot be built, because Engine[\"cycle0\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
             setUp: cycle(of: 2),
             misuse: { _ = try $0.makeDestination(to: RoutableService.engine.named("cycle0")) }),
         RelMisuse(
             name: "initializer-only cycle of length 3", code: .circularDependency,
             message:
-                "Circular dependency: Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] cannot be built, because Engine[\"cycle1\"] is needed before its initializer has returned (resolving Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"]). Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Circular dependency: Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] cannot be built, because Engine[\"cycle1\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
             setUp: cycle(of: 3),
             misuse: { _ = try $0.makeDestination(to: RoutableService.engine.named("cycle1")) }),
         RelMisuse(
             name: "initializer-only cycle of length 4", code: .circularDependency,
             message:
-                "Circular dependency: Engine[\"cycle3\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle3\"] cannot be built, because Engine[\"cycle3\"] is needed before its initializer has returned (resolving Engine[\"cycle3\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle3\"]). Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Circular dependency: Engine[\"cycle3\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle3\"] cannot be built, because Engine[\"cycle3\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
             setUp: cycle(of: 4),
             misuse: { _ = try $0.makeDestination(to: RoutableService.engine.named("cycle3")) }),
         RelMisuse(
             name: "declared initializer cycle caught at sealing", code: .validationFailed,
             message:
-                "Sealing found 1 problem:\n- Circular dependency: NodeA → NodeB → NodeA is made only of initializer dependencies, so none of them can be built (resolving NodeA → NodeB → NodeA). Hint: Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Sealing found 1 problem:\n- Circular dependency: NodeA → NodeB → NodeA is made only of initializer dependencies, so none of them can be built. Hint: Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider.",
             seal: false,
             afterwards: .staysOpenWithSameError,
             setUp: { registry in
@@ -317,7 +318,7 @@ extension RelMisuse {
         RelMisuse(
             name: "ambiguous registration", code: .ambiguousRegistration,
             message:
-                "RoutableService<Radio> has 2 registrations (Radio from RouteRegistry, Radio from RouteRegistry) and none is marked as the default. Hint: Mark exactly one with isDefault: true, tag the others, or look them all up with resolveAll.",
+                "RoutableService<Radio> has 2 registrations (registration #2 from RouteRegistry, registration #3 from RouteRegistry) and none is marked as the default. Hint: Mark exactly one with isDefault: true, tag the others, or look them all up with resolveAll.",
             setUp: { registry in
                 try registry.register(.radio) { _ in RadioImpl() }
                 try registry.register(.radio) { _ in RadioImpl() }
@@ -372,7 +373,7 @@ extension RelMisuse {
         RelMisuse(
             name: "re-entrant seal from an eager singleton", code: .sealInProgress,
             message:
-                "seal() was called while the registry was already sealing. Hint: Do not seal from an eager singleton's factory; the registry seals once.",
+                "Sealing built the eager singleton RoutableService<Radio>, and it failed: seal() was called while the registry was already sealing. Hint: Do not seal from an eager singleton's factory; the registry seals once.",
             seal: false,
             afterwards: .staysOpenWithSameError,
             setUp: { registry in
@@ -384,14 +385,15 @@ extension RelMisuse {
         RelMisuse(
             name: "eager singleton failing at sealing", code: .factoryFailed,
             message:
-                "The factory of RoutableService<Radio> threw: boom.", seal: false,
+                "Sealing built the eager singleton RoutableService<Radio>, and it failed: The factory of RoutableService<Radio> threw: boom. Hint: The registry stays open; fix the factory and seal again.",
+            seal: false,
             afterwards: .staysOpenWithSameError,
             setUp: { try $0.register(.radio, scope: .eagerSingleton) { _ in throw Boom() } },
             misuse: { try $0.seal() }),
         RelMisuse(
             name: "captive dependency", code: .validationFailed,
             message:
-                "Sealing found 1 problem:\n- RoutableService<Car> is a singleton but depends on RoutableService<Wheel>, which is graph: it would keep one Wheel for longer than that scope lasts (resolving Car → Wheel). Hint: Give Car a scope no longer than graph, or depend on a Provider of Wheel.",
+                "Sealing found 1 problem:\n- RoutableService<Car> is a singleton but depends on RoutableService<Wheel>, which is graph-scoped: it would keep one Wheel for longer than that scope lasts (resolving Car → Wheel). Hint: Give Car a scope that lasts no longer than Wheel's, or depend on a Provider of Wheel.",
             seal: false, afterwards: .staysOpenWithSameError,
             setUp: { registry in
                 try registry.register(.wheel, scope: .graph) { _ in WheelImpl(position: 0) }

@@ -15,7 +15,7 @@ final class RelStressCalls: Sendable {
 
 /// Holds the registry weakly so that a factory can make top-level lookups without a reference cycle.
 final class RelRegistryBox: Sendable {
-    private let storage = Mutex<RelWeakRegistry>(RelWeakRegistry())
+    private let storage = TestLocked<RelWeakRegistry>(RelWeakRegistry())
     var registry: RouteRegistry? { storage.withLock { $0.registry } }
     func set(_ registry: RouteRegistry) { storage.withLock { $0.registry = registry } }
 }

@@ -44,9 +44,9 @@ struct RelSplitMix64: RandomNumberGenerator {
 
 /// Per-index factory call counts, safe from any thread.
 final class RelCounts: Sendable {
-    private let storage: Mutex<[Int]>
+    private let storage: TestLocked<[Int]>
 
-    init(size: Int) { storage = Mutex([Int](repeating: 0, count: size)) }
+    init(size: Int) { storage = TestLocked([Int](repeating: 0, count: size)) }
 
     func increment(_ index: Int) { storage.withLock { $0[index] += 1 } }
 

@@ -165,7 +165,7 @@ struct ScopeTests {
         #expect(report.problems.map(\.code) == [.captiveDependency])
         #expect(
             report.problems.first?.reason
-                == "RoutableService<Car> is a singleton but depends on RoutableService<Engine>, which is graph: it would keep one Engine for longer than that scope lasts."
+                == "RoutableService<Car> is a singleton but depends on RoutableService<Engine>, which is graph-scoped: it would keep one Engine for longer than that scope lasts."
         )
     }
 }

@@ -36,7 +36,7 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
 @usableFromInline
 final class Tracer: Sendable {
     @usableFromInline let enabled = Atomic<Bool>(false)
-    private let handler = Mutex<(@Sendable (ResolutionStep) -> Void)?>(nil)
+    private let handler = Locked<(@Sendable (ResolutionStep) -> Void)?>(nil)
 
     var current: (@Sendable (ResolutionStep) -> Void)? {
         get { handler.withLock { $0 } }

@@ -44,10 +44,11 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
         self.underlyingError = underlyingError
     }
 
-    /// The whole message: the reason, the resolution path when it is longer than the key itself, and the hint.
+    /// The whole message: the reason, the resolution path (when it is longer than the key and the reason
+    /// does not already show it), and the hint.
     public var description: String {
         var text = reason
-        if path.count > 1 {
+        if path.count > 1 && !reason.contains(path.joined(separator: " → ")) {
             if text.hasSuffix(".") { text.removeLast() }
             text += " (resolving \(path.joined(separator: " → ")))."
         }

@@ -47,7 +47,7 @@ extension RouteRegistry {
         do {
             var resolver = Resolver(table: try table())
             let made = try key.make(&resolver)
-            try resolver.drain(from: 0)
+            try resolver.finish()
             return made
         } catch {
             throw report(error)

@@ -17,7 +17,7 @@ import Synchronization
 /// scope, and graph-scoped objects are not shared with the lookup that made the `Lazy`.
 public final class Lazy<Destination> {
     private let make: () throws -> Destination
-    private let state = Mutex<Void>(())
+    private let state = Locked<Void>(())
     private nonisolated(unsafe) var cached: Destination?
 
     init(make: @escaping () throws -> Destination) {

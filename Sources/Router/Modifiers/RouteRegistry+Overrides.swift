@@ -22,7 +22,10 @@ extension RouteRegistry {
     /// ```
     ///
     /// Overrides apply at any depth: a destination built during `operation` gets the override wherever
-    /// it looks the key up. Overrides nest; the innermost wins.
+    /// it looks the key up. Overrides nest; the innermost wins. Shared instances (singletons, weak
+    /// singletons, custom-scope instances) that already exist are shared with `operation`; those first
+    /// built during it are built under the overrides and forgotten with them, so a singleton never keeps
+    /// a fake afterwards.
     /// - Parameters:
     ///   - overrides: Registers the replacements into a registry that is layered over this one.
     ///   - operation: The code that sees the replacements.
@@ -58,7 +61,19 @@ extension RouteRegistry {
         let base = try table()
         let layer = RouteRegistry(maxDepth: maxDepth)
         try overrides(layer)
-        let table = SealedTable(entries: layer.registeredEntries, parent: base, maxDepth: maxDepth)
+        // Shared instances first built under the overrides must not outlive them: the layer gets its own
+        // copies, with empty cells, of the shared registrations beneath it that have no instance yet.
+        // Those that have one are shared with the layer, as the app already sees them.
+        var redirect: [ObjectIdentifier: AnyEntry] = [:]
+        for entry in base.allEntriesInChain
+        where entry.scope.isShared && !(base.redirect[ObjectIdentifier(entry)] ?? entry).hasSharedInstance {
+            redirect[ObjectIdentifier(base.redirect[ObjectIdentifier(entry)] ?? entry)] = entry.freshCopy()
+            redirect[ObjectIdentifier(entry)] =
+                redirect[ObjectIdentifier(base.redirect[ObjectIdentifier(entry)] ?? entry)]
+        }
+        let table = SealedTable(
+            entries: layer.registeredEntries, parent: base, maxDepth: maxDepth, tracer: base.tracer,
+            paths: [], redirect: redirect)
         let report = Validator(table: table, assembly: nil).report()
         if !report.isValid {
             throw RouteError(

@@ -57,6 +57,12 @@ class AnyEntry: @unchecked Sendable {
     /// Whether the registration has an async factory.
     var isAsync: Bool { false }
 
+    /// A copy with empty shared cells, for an override layer: what it builds stays in the layer.
+    func freshCopy() -> AnyEntry { self }
+
+    /// Whether the registration's shared instance exists now (for the current custom scope, if any).
+    var hasSharedInstance: Bool { false }
+
     /// Makes the configuration object for module entries; nil for plain services.
     func makeConfigurationObject() -> AnyObject? { nil }
 
@@ -75,6 +81,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     let didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?
     let makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
     let configurationName: String?
+    let explicitDependencies: [RouteDependency]
     @usableFromInline let singleton: SharedCell<Destination>?
     let weakCell: WeakCell?
     let asyncCell: AsyncSharedCell<Destination>?
@@ -97,6 +104,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) {
         self.factory = factory
+        self.explicitDependencies = dependencies
         self.asyncFactory = asyncFactory
         self.hooks = hooks
         self.injections = injections
@@ -120,6 +128,22 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     }
 
     override var isAsync: Bool { asyncFactory != nil }
+
+    override var hasSharedInstance: Bool {
+        if let singleton, singleton.instance != nil { return true }
+        if let weakCell, weakCell.live(as: Destination.self) != nil { return true }
+        if let scope = self.scope.customScope { return scope.hasInstance(for: ObjectIdentifier(self)) }
+        return false
+    }
+
+    override func freshCopy() -> AnyEntry {
+        Entry(
+            id: id, key: key, scope: scope, order: order, dependencies: explicitDependencies,
+            identifier: identifier, isDefault: isDefault, owner: owner, injections: injections,
+            didFinish: didFinish, makeConfiguration: makeConfiguration, configurationName: configurationName,
+            configurationConforms: configurationConforms, argumentTypes: argumentTypes, adapterTarget: adapterTarget,
+            asyncFactory: asyncFactory, hooks: hooks, isExclusive: isExclusive, factory: factory)
+    }
 
     override func makeConfigurationObject() -> AnyObject? { makeConfiguration?() }
 

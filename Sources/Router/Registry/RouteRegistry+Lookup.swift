@@ -88,7 +88,7 @@ extension RouteRegistry {
         do {
             var resolver = Resolver(table: try table())
             let made = try resolver.resolveAll(key)
-            try resolver.drain(from: 0)
+            try resolver.finish()
             return made
         } catch {
             throw report(error)

@@ -35,13 +35,13 @@ public final class RouteRegistry: Sendable {
     /// usual 8 MB stack. Lower it for lookups made on threads with small stacks.
     public let maxDepth: Int
 
-    private let assembly = Mutex(Assembly())
+    private let assembly = Locked(Assembly())
     @usableFromInline let phase = Atomic<UInt8>(Phase.open.rawValue)
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable?
     let tracer = Tracer()
-    let routing = Mutex(RoutingState())
-    private let errorHandlerStorage = Mutex<(@Sendable (RouteError) -> Void)?>(nil)
+    let routing = Locked(RoutingState())
+    private let errorHandlerStorage = Locked<(@Sendable (RouteError) -> Void)?>(nil)
 
     /// Makes an empty, open registry.
     ///
@@ -214,7 +214,15 @@ public final class RouteRegistry: Sendable {
     private func buildEagerSingletons(in table: SealedTable) throws {
         for entry in table.entries where entry.scope.kind == .eagerSingleton {
             var resolver = Resolver(table: table)
-            _ = try entry.buildErased(&resolver)
+            do {
+                _ = try entry.buildErased(&resolver)
+            } catch let error as RouteError {
+                throw RouteError(
+                    error.code, key: error.key, path: error.path,
+                    reason: "Sealing built the eager singleton \(entry.key.full), and it failed: \(error.reason)",
+                    hint: error.hint ?? "The registry stays open; fix the factory and seal again.",
+                    underlyingError: error.underlyingError)
+            }
         }
     }
 

@@ -21,10 +21,16 @@ final class SealedTable: @unchecked Sendable {
     @usableFromInline let tracer: Tracer?
 
     let paths: [PathRoute]
+    /// For an override layer: the layer's own copies of the shared registrations beneath it.
+    @usableFromInline let redirect: [ObjectIdentifier: AnyEntry]
 
-    init(entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil, paths: [PathRoute] = []) {
+    init(
+        entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil, paths: [PathRoute] = [],
+        redirect: [ObjectIdentifier: AnyEntry] = [:]
+    ) {
         self.entries = entries
         self.paths = paths
+        self.redirect = redirect
         self.tracer = tracer ?? parent?.tracer
         self.parent = parent
         self.maxDepth = maxDepth
@@ -76,7 +82,8 @@ final class SealedTable: @unchecked Sendable {
     @usableFromInline
     func primary(_ id: KeyID) -> AnyEntry? {
         if let index = bucketIndex(id) { return buckets[index].primary }
-        return parent?.primary(id)
+        guard let inherited = parent?.primary(id) else { return nil }
+        return redirect.isEmpty ? inherited : (redirect[ObjectIdentifier(inherited)] ?? inherited)
     }
 
     func hasRegistration(_ id: KeyID) -> Bool {
@@ -85,13 +92,19 @@ final class SealedTable: @unchecked Sendable {
 
     /// Every registration of `id`, the parent's first.
     func allEntries(for id: KeyID) -> [AnyEntry] {
-        let inherited = parent?.allEntries(for: id) ?? []
+        let inherited = (parent?.allEntries(for: id) ?? []).map { redirect[ObjectIdentifier($0)] ?? $0 }
         guard let index = bucketIndex(id) else { return inherited }
         return inherited + buckets[index].all
     }
 
     func entry(identifier: String) -> AnyEntry? {
-        identifiers[identifier] ?? parent?.entry(identifier: identifier)
+        if let own = identifiers[identifier] { return own }
+        return parent?.entry(identifier: identifier).map { redirect[ObjectIdentifier($0)] ?? $0 }
+    }
+
+    /// Every registration of this table and its parents, parents first.
+    var allEntriesInChain: [AnyEntry] {
+        (parent?.allEntriesInChain ?? []) + entries
     }
 
     /// The path routes of this table and its parents, the parent's first.
@@ -108,7 +121,7 @@ final class SealedTable: @unchecked Sendable {
         let candidates = allEntries(for: id)
         if candidates.count > 1 {
             let defaults = candidates.filter(\.isDefault).count
-            let names = candidates.map { "\($0.destinationType) from \($0.owner)" }.joined(separator: ", ")
+            let names = candidates.map { "registration #\($0.order + 1) from \($0.owner)" }.joined(separator: ", ")
             return RouteError(
                 .ambiguousRegistration, key: key.full, path: path,
                 reason:

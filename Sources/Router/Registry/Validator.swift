@@ -152,9 +152,9 @@ struct Validator {
                     RouteError(
                         .captiveDependency, key: entry.key.full, path: [entry.key.short, target.key.short],
                         reason:
-                            "\(entry.key.full) is a \(entry.scope) but depends on \(target.key.full), which is \(target.scope): it would keep one \(target.key.short) for longer than that scope lasts.",
+                            "\(entry.key.full) is \(entry.scope.phrase) but depends on \(target.key.full), which is \(target.scope.phrase): it would keep one \(target.key.short) for longer than that scope lasts.",
                         hint:
-                            "Give \(entry.key.short) a scope no longer than \(target.scope), or depend on a Provider of \(target.key.short)."
+                            "Give \(entry.key.short) a scope that lasts no longer than \(target.key.short)'s, or depend on a Provider of \(target.key.short)."
                     ))
             }
         }

@@ -32,6 +32,11 @@ final class ResolutionGraph {
 
     @usableFromInline var nodes: [Node] = []
     @usableFromInline var graphScoped: [(entry: ObjectIdentifier, instance: Any)] = []
+    /// Shared instances built in this lookup and not yet published: publish each when every preparation
+    /// has run, or discard each when the lookup fails.
+    var publications: [(publish: () -> Void, discard: () -> Void, queuedAfter: Int)] = []
+    /// How many pending preparations the top-level drain has run to completion.
+    var completed = 0
     var pending: [Pending] = []
 
     @usableFromInline
@@ -75,6 +80,11 @@ final class ResolutionGraph {
         return nil
     }
 }
+
+/// Thrown inside a shared instance's preparations when one needs an object that an enclosing factory is
+/// still building: the preparation moves to the enclosing lookup's queue, and the shared instance is
+/// published once it has run. Never escapes a lookup.
+struct DeferToEnclosingLookup: Error {}
 
 /// One running factory, kept on the call stack: the chain of frames is the lookup's path while no
 /// graph exists, and becomes the graph's first nodes when one is made.

@@ -136,8 +136,9 @@ extension RouteRegistry {
     ) async throws -> Destination {
         do {
             var resolver = Resolver(table: try table())
+            resolver.publishesAtEnd = false  // a lock must not be held across await
             let made = try await resolver.buildAsync(try resolver.entry(for: key))
-            try resolver.drain(from: 0)
+            try resolver.finish()
             return made
         } catch {
             throw report(error)

@@ -28,10 +28,35 @@ public struct Resolver: ~Copyable {
     /// How many factories have returned, and the last one's registration (for the trace).
     @usableFromInline var constructions = 0
     @usableFromInline var lastConstructed: ObjectIdentifier?
+    /// Whether this lookup holds the creation lock (from its first shared build until it finishes).
+    @usableFromInline var holdsCreationLock = false
+    /// Whether shared instances are published when the whole lookup finishes (synchronous lookups), or
+    /// as soon as each is built and prepared (async lookups, which must not hold a lock across `await`).
+    @usableFromInline var publishesAtEnd = true
+    /// While a shared instance's preparations run: its node. An unbuilt ancestor below it (built by an
+    /// enclosing factory) defers the preparation instead of failing.
+    var sharedFloor: Int32 = -1
 
     @inlinable
     init(table: SealedTable) {
         self.table = table
+    }
+
+    deinit {
+        // A lookup that failed publishes the shared instances whose preparations all ran, forgets the
+        // others (the next lookup builds them again), and lets go of the lock.
+        if holdsCreationLock {
+            if let graph {
+                for publication in graph.publications {
+                    if publication.queuedAfter <= graph.completed {
+                        publication.publish()
+                    } else {
+                        publication.discard()
+                    }
+                }
+            }
+            CreationLock.shared.unlock()
+        }
     }
 
     // MARK: Public lookups
@@ -150,7 +175,7 @@ public struct Resolver: ~Copyable {
         do {
             try configuring(offered)
         } catch {
-            throw wrap(error, entry, stage: "configuration")
+            throw wrap(error, entry, stage: "caller's configuring closure")
         }
         return made
     }
@@ -190,10 +215,10 @@ public struct Resolver: ~Copyable {
             return try construct(entry)
         case .singleton, .eagerSingleton:
             guard let cell = entry.singleton else { return try construct(entry) }
-            return try cell.getOrCreate { try constructShared(entry) }
+            return try createShared(entry, cell.slot)
         case .weakSingleton:
             guard let cell = entry.weakCell else { return try construct(entry) }
-            return try cell.getOrCreate { try constructShared(entry) }
+            return try createShared(entry, cell.slot(as: Destination.self))
         case .custom:
             guard let scope = entry.scope.customScope,
                 let cell = scope.cell(for: ObjectIdentifier(entry), of: Destination.self)
@@ -204,8 +229,88 @@ public struct Resolver: ~Copyable {
                         "\(entry.key.full) lives in \(entry.scope.customScope?.description ?? "a custom scope"), which was closed.",
                     hint: "Create a new CustomScope for a new session; reset() empties a scope without closing it.")
             }
-            return try cell.getOrCreate { try constructShared(entry) }
+            if let made = cell.instance { return made }
+            return try createShared(entry, cell.slot)
         }
+    }
+
+    /// Builds a shared instance under the creation lock. A synchronous lookup keeps the lock and publishes
+    /// the instance only when the whole lookup has finished, so that a preparation still pending (one that
+    /// closes a cycle through an object built further up) runs before any other thread can see it.
+    mutating func createShared<Destination>(
+        _ entry: Entry<Destination>, _ slot: SharedSlot<Destination>
+    ) throws -> Destination {
+        if let made = slot.published() { return made }
+        if graph == nil { startGraph() }
+        guard publishesAtEnd else {
+            // Async lookups must not hold the lock across a suspension: build, prepare and publish at once.
+            CreationLock.shared.lock()
+            defer { CreationLock.shared.unlock() }
+            if let made = slot.published() ?? slot.provisional() { return made }
+            let mark = graph?.pending.count ?? 0
+            let made = try construct(entry)
+            slot.setProvisional(made)
+            do {
+                try drain(from: mark)
+            } catch {
+                slot.setProvisional(nil)
+                throw error
+            }
+            slot.publish(made)
+            return made
+        }
+        if !holdsCreationLock {
+            CreationLock.shared.lock()
+            holdsCreationLock = true
+        }
+        // Published by another thread while this one waited, or built earlier on this thread and not yet
+        // published (by this lookup, or by an enclosing one whose factory started this lookup).
+        if let made = slot.published() ?? slot.provisional() { return made }
+        let mark = graph?.pending.count ?? 0
+        let node = Int32(graph?.nodes.count ?? -1)  // the node `construct` is about to push
+        let made = try construct(entry)
+        slot.setProvisional(made)
+        let deferred: [ResolutionGraph.Pending]
+        do {
+            deferred = try drainShared(from: mark, node: node)
+        } catch {
+            slot.setProvisional(nil)
+            throw error
+        }
+        guard let graph, !deferred.isEmpty else {
+            slot.publish(made)
+            return made
+        }
+        // A preparation needs an object an enclosing factory is still building: it runs in the enclosing
+        // lookup's drain, and the instance is published after it.
+        graph.pending.append(contentsOf: deferred)
+        graph.publications.append(
+            (publish: { slot.publish(made) }, discard: { slot.setProvisional(nil) }, queuedAfter: graph.pending.count))
+        return made
+    }
+
+    /// Runs a shared instance's preparations now, except those that need an object an enclosing factory is
+    /// still building: those are returned, to run in the enclosing lookup's drain.
+    mutating func drainShared(from mark: Int, node: Int32) throws -> [ResolutionGraph.Pending] {
+        guard let graph else { return [] }
+        let outerFloor = sharedFloor
+        sharedFloor = node
+        defer {
+            sharedFloor = outerFloor
+            if graph.pending.count > mark { graph.pending.removeSubrange(mark...) }
+        }
+        var deferred: [ResolutionGraph.Pending] = []
+        var index = mark
+        while index < graph.pending.count {
+            let item = graph.pending[index]
+            index += 1
+            do {
+                try runPending(item, graph: graph)
+            } catch is DeferToEnclosingLookup {
+                deferred.append(item)
+            }
+        }
+        return deferred
     }
 
     @usableFromInline
@@ -285,15 +390,6 @@ public struct Resolver: ~Copyable {
         }
     }
 
-    /// Builds an instance that outlives the lookup: it must be fully prepared before anyone else sees it.
-    mutating func constructShared<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        if graph == nil { startGraph() }
-        let mark = graph?.pending.count ?? 0
-        let made = try construct(entry)
-        try drain(from: mark)
-        return made
-    }
-
     /// Runs the registration's injections (cycle-closing ones last), then its finish hook.
     mutating func prepare<Destination>(_ made: Destination, _ entry: Entry<Destination>) throws {
         var closing: [Injection<Destination>] = []
@@ -337,27 +433,48 @@ public struct Resolver: ~Copyable {
         while index < graph.pending.count {
             let item = graph.pending[index]
             index += 1
-            let outer = current
-            let outerDepth = depth
-            current = item.node
-            // A preparation's lookups are nested inside the object it prepares.
-            depth = item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
-            injecting += 1
-            defer {
-                current = outer
-                depth = outerDepth
-                injecting -= 1
-            }
-            try item.run(&self)
+            try runPending(item, graph: graph)
+            if mark == 0 { graph.completed = index }
         }
+    }
+
+    /// Runs one queued preparation inside the object it prepares.
+    mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
+        let outer = current
+        let outerDepth = depth
+        current = item.node
+        // A preparation's lookups are nested inside the object it prepares.
+        depth = item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
+        injecting += 1
+        defer {
+            current = outer
+            depth = outerDepth
+            injecting -= 1
+        }
+        try item.run(&self)
     }
 
     /// Builds `entry` as a top-level lookup with no configuration, arguments or caller preparation.
     @inlinable
     mutating func buildTopLevel<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         let made = try build(entry)
-        if graph != nil { try drain(from: 0) }
+        if graph != nil { try finish() }
         return made
+    }
+
+    /// Ends a top-level lookup: runs every pending preparation, then publishes the shared instances it
+    /// built and lets go of the creation lock.
+    @usableFromInline
+    mutating func finish() throws {
+        try drain(from: 0)
+        if let graph, !graph.publications.isEmpty {
+            for publication in graph.publications { publication.publish() }
+            graph.publications = []
+        }
+        if holdsCreationLock {
+            holdsCreationLock = false
+            CreationLock.shared.unlock()
+        }
     }
 
     /// Builds `entry` as a top-level lookup: the destination and everything it needs, fully prepared.
@@ -371,7 +488,7 @@ public struct Resolver: ~Copyable {
             let made = try build(entry)
             input = nil
             try runCallerPreparation(made, entry, preparation)
-            try drain(from: 0)
+            try finish()
             configuration?.finish(.success(made))
             return made
         } catch let error as RouteError {
@@ -399,6 +516,7 @@ public struct Resolver: ~Copyable {
     ) throws -> Destination? {
         guard let found = graph.ancestor(of: current, entry: entry) else { return nil }
         if let instance = graph.nodes[Int(found)].instance { return try cast(instance, entry) }
+        if sharedFloor >= 0 && found < sharedFloor { throw DeferToEnclosingLookup() }
         let path = graph.path(to: current)
         let start = max(0, path.count - cycleLength(from: found, graph: graph))
         throw circularError(Array(path[start...]) + [entry.key.short], entry: entry)
@@ -491,8 +609,8 @@ public struct Resolver: ~Copyable {
     }
 
     @usableFromInline
-    func wrap(_ error: any Error, _ entry: AnyEntry, stage: String) -> RouteError {
-        if let routeError = error as? RouteError { return routeError }
+    func wrap(_ error: any Error, _ entry: AnyEntry, stage: String) -> any Error {
+        if error is RouteError || error is DeferToEnclosingLookup { return error }
         let path = currentPath(entry)
         if let missing = error as? MissingConstructCall {
             return RouteError(

@@ -12,7 +12,7 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
         case done
     }
 
-    private let state = Mutex<Phase>(.empty)
+    private let state = Locked<Phase>(.empty)
     private nonisolated(unsafe) var value: Value?
 
     func getOrCreate(_ make: () async throws -> Value) async throws -> Value {

@@ -21,7 +21,7 @@ public final class CustomScope: Sendable, CustomStringConvertible {
 
     /// The scope's name, used in messages and graph exports.
     public let name: String
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Makes an empty scope.
     /// - Parameter name: A name for messages, e.g. `"session"`.
@@ -65,6 +65,14 @@ public final class CustomScope: Sendable, CustomStringConvertible {
 
     /// The scope as it reads in messages: `CustomScope("session")`.
     public var description: String { "CustomScope(\"\(name)\")" }
+
+    /// Whether the scope holds a built instance for one registration.
+    func hasInstance(for entry: ObjectIdentifier) -> Bool {
+        state.withLock { state in
+            guard let cell = state.cells[entry] else { return false }
+            return (cell as? any PublishedCell)?.isPublished ?? false
+        }
+    }
 
     /// The cell for one registration, or nil when the scope is closed.
     func cell<Value>(for entry: ObjectIdentifier, of type: Value.Type) -> SharedCell<Value>? {

@@ -54,6 +54,18 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The scope in a sentence: "X is \(phrase)".
+    var phrase: String {
+        switch kind {
+        case .transient: return "transient"
+        case .graph: return "graph-scoped"
+        case .singleton: return "a singleton"
+        case .weakSingleton: return "a weak singleton"
+        case .eagerSingleton: return "an eager singleton"
+        case .custom: return "scoped to \(customScope?.description ?? "a custom scope")"
+        }
+    }
+
     /// The scope's name, e.g. `singleton` or `custom(session)`.
     public var description: String {
         switch kind {
