@@ -42,12 +42,39 @@ struct KeyID: Hashable, Sendable {
     }
 }
 
-/// A key's readable parts, kept for messages only (never touched on the lookup path).
+/// A key's readable name, built only when a message, report or graph needs it: describing a type the
+/// process has not printed before scans the runtime's conformance records, which at start-up would cost
+/// seconds for thousands of registrations.
 struct KeyDescription: Sendable, Hashable {
-    /// The full key as a user would write it, e.g. `RoutableService<any Engine>[tag: Diesel]`.
-    var full: String
+    let kind: KeyID.Kind
+    let type: Any.Type
+    let qualifier: KeyID.Qualifier
+    let tagName: String?
+
+    /// The full key as a user would write it, e.g. `RoutableService<Engine>[tag: Diesel]`.
+    var full: String {
+        let suffix = TypeName.qualifierSuffix(qualifier, tagName: tagName)
+        switch kind {
+        case .service: return "RoutableService<\(TypeName.of(type))>\(suffix)"
+        case .module: return "RoutableServiceModule<\(TypeName.of(type))>\(suffix)"
+        }
+    }
+
     /// The short name used in resolution paths, e.g. `Engine`.
-    var short: String
+    var short: String {
+        TypeName.short(type) + TypeName.qualifierSuffix(qualifier, tagName: tagName)
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.kind == rhs.kind && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
+            && lhs.qualifier == rhs.qualifier
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(ObjectIdentifier(type))
+        hasher.combine(qualifier)
+    }
 }
 
 /// Readable type names for messages: `any Engine` reads as `Engine` in a path.

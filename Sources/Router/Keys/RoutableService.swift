@@ -60,10 +60,7 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
     public var description: String { keyDescription.full }
 
     var keyDescription: KeyDescription {
-        let suffix = TypeName.qualifierSuffix(id.qualifier, tagName: tagName)
-        return KeyDescription(
-            full: "RoutableService<\(TypeName.of(Destination.self))>\(suffix)",
-            short: TypeName.short(Destination.self) + suffix)
+        KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tagName: tagName)
     }
 
     /// Keys are equal when they reach the same registrations.

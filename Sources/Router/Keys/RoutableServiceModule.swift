@@ -33,9 +33,7 @@ public struct RoutableServiceModule<Configuration, Destination>: Sendable, Hasha
     public var description: String { keyDescription.full }
 
     var keyDescription: KeyDescription {
-        KeyDescription(
-            full: "RoutableServiceModule<\(TypeName.of(Configuration.self))>",
-            short: TypeName.short(Configuration.self))
+        KeyDescription(kind: .module, type: Configuration.self, qualifier: .none, tagName: nil)
     }
 
     /// Keys are equal when they reach the same registrations.

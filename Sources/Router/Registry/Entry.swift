@@ -10,12 +10,14 @@ class AnyEntry: @unchecked Sendable {
     let dependencies: [RouteDependency]
     let identifier: String?
     let isDefault: Bool
-    let destinationType: String
+    let destinationMetatype: Any.Type
+    /// The destination's type as it reads in messages; built on demand (see ``KeyDescription``).
+    var destinationType: String { TypeName.of(destinationMetatype) }
     let owner: String
     /// For module entries: whether a fresh configuration adopts the key's configuration protocol.
     let configurationConforms: (@Sendable () -> Bool)?
-    /// For registrations that take runtime arguments: their types, e.g. `(String, Int)`.
-    let argumentTypes: String?
+    /// For registrations that take runtime arguments: their types, as a tuple type.
+    let argumentTypes: Any.Type?
     /// For adapters: the provided key the required key is joined to.
     let adapterTarget: KeyDescription?
     /// Whether no other registration may serve this key's protocol.
@@ -27,8 +29,8 @@ class AnyEntry: @unchecked Sendable {
 
     init(
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
-        identifier: String?, isDefault: Bool, destinationType: String, owner: String, needsPreparation: Bool,
-        configurationConforms: (@Sendable () -> Bool)?, argumentTypes: String?, adapterTarget: KeyDescription?,
+        identifier: String?, isDefault: Bool, destinationType: Any.Type, owner: String, needsPreparation: Bool,
+        configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?, adapterTarget: KeyDescription?,
         isExclusive: Bool
     ) {
         self.id = id
@@ -38,7 +40,7 @@ class AnyEntry: @unchecked Sendable {
         self.dependencies = dependencies
         self.identifier = identifier
         self.isDefault = isDefault
-        self.destinationType = destinationType
+        self.destinationMetatype = destinationType
         self.owner = owner
         self.needsPreparation = needsPreparation
         self.isPlainTransient = scope.kind == .transient && !needsPreparation
@@ -80,7 +82,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     let injections: [Injection<Destination>]
     let didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?
     let makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
-    let configurationName: String?
+    let configurationMetatype: Any.Type?
+    var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
     let explicitDependencies: [RouteDependency]
     @usableFromInline let singleton: SharedCell<Destination>?
     let weakCell: WeakCell?
@@ -94,9 +97,9 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         injections: [Injection<Destination>],
         didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?,
         makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? = nil,
-        configurationName: String? = nil,
+        configurationType: Any.Type? = nil,
         configurationConforms: (@Sendable () -> Bool)? = nil,
-        argumentTypes: String? = nil,
+        argumentTypes: Any.Type? = nil,
         adapterTarget: KeyDescription? = nil,
         asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)? = nil,
         hooks: RouteHooks<Destination> = RouteHooks(),
@@ -110,7 +113,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.injections = injections
         self.didFinish = didFinish
         self.makeConfiguration = makeConfiguration
-        self.configurationName = configurationName
+        self.configurationMetatype = configurationType
         let kind = scope.kind
         self.singleton = (kind == .singleton || kind == .eagerSingleton) ? SharedCell() : nil
         self.weakCell = kind == .weakSingleton ? WeakCell() : nil
@@ -118,7 +121,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let declared = dependencies + injections.compactMap(\.dependency)
         super.init(
             id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
-            isDefault: isDefault, destinationType: TypeName.of(Destination.self), owner: owner,
+            isDefault: isDefault, destinationType: Destination.self, owner: owner,
             needsPreparation: !injections.isEmpty || didFinish != nil, configurationConforms: configurationConforms,
             argumentTypes: argumentTypes, adapterTarget: adapterTarget, isExclusive: isExclusive)
     }
@@ -140,7 +143,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         Entry(
             id: id, key: key, scope: scope, order: order, dependencies: explicitDependencies,
             identifier: identifier, isDefault: isDefault, owner: owner, injections: injections,
-            didFinish: didFinish, makeConfiguration: makeConfiguration, configurationName: configurationName,
+            didFinish: didFinish, makeConfiguration: makeConfiguration, configurationType: configurationMetatype,
             configurationConforms: configurationConforms, argumentTypes: argumentTypes, adapterTarget: adapterTarget,
             asyncFactory: asyncFactory, hooks: hooks, isExclusive: isExclusive, factory: factory)
     }

@@ -37,26 +37,28 @@ extension RouteRegistry {
         factory: @escaping @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
     ) throws {
         let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
-        let expected = TypeName.arguments((First, repeat each Argument).self)
-        let keyName = key.keyDescription.full
+        let expectedTypes: Any.Type = (First, repeat each Argument).self
+        let keyDescription = key.keyDescription
         try add { order, owner in
             Entry(
                 id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
                 identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
-                didFinish: didFinishPrepare, argumentTypes: expected
+                didFinish: didFinishPrepare, argumentTypes: expectedTypes
             ) { resolver in
                 let given = resolver.input as? ArgumentList
                 resolver.input = nil
                 guard let given else {
                     throw RouteError(
-                        .argumentMismatch, key: keyName, path: resolver.pathHere(key.keyDescription.short),
-                        reason: "\(keyName) takes the arguments \(expected), but none were given.",
+                        .argumentMismatch, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
+                        reason:
+                            "\(keyDescription.full) takes the arguments \(TypeName.arguments(expectedTypes)), but none were given.",
                         hint: "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:).")
                 }
                 guard let (head, tail) = given.value as? (First, (repeat each Argument)) else {
                     throw RouteError(
-                        .argumentMismatch, key: keyName, path: resolver.pathHere(key.keyDescription.short),
-                        reason: "\(keyName) takes the arguments \(expected), but was given \(given.types).",
+                        .argumentMismatch, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
+                        reason:
+                            "\(keyDescription.full) takes the arguments \(TypeName.arguments(expectedTypes)), but was given \(given.types).",
                         hint: "Pass arguments of exactly these types, in this order.")
                 }
                 return try factory(&resolver, head, repeat each tail)
@@ -130,16 +132,19 @@ extension TypeName {
 /// as they read in messages.
 struct ArgumentList {
     let value: Any
-    let types: String
+    let metatype: Any.Type
+
+    /// The types as they read in messages, e.g. `(String, Int)`; built on demand.
+    var types: String { TypeName.arguments(metatype) }
 
     init<First, each Rest>(_ first: First, _ rest: repeat each Rest) {
         value = (first, (repeat each rest))
-        types = TypeName.arguments((First, repeat each Rest).self)
+        metatype = (First, repeat each Rest).self
     }
 
     /// The types of an argument list, for checks made before any value exists.
     init<First, each Rest>(types first: First.Type, _ rest: repeat (each Rest).Type) {
         value = ()
-        types = TypeName.arguments((First, repeat each Rest).self)
+        metatype = (First, repeat each Rest).self
     }
 }

@@ -82,21 +82,22 @@ extension RouteRegistry {
         factory: @escaping @Sendable (Config, inout Resolver) throws -> Destination
     ) throws {
         let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
-        let keyName = key.keyDescription.full
+        let keyDescription = key.keyDescription
         try add { order, owner in
             Entry(
                 id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
                 identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
                 didFinish: didFinishPrepare, makeConfiguration: configuration,
-                configurationName: TypeName.of(Configuration.self),
+                configurationType: Configuration.self,
                 configurationConforms: { configuration() is Configuration }, hooks: hooks
             ) { resolver in
                 let given = resolver.input
                 resolver.input = nil
                 guard let config = (given ?? configuration()) as? Config else {
                     throw RouteError(
-                        .destinationTypeMismatch, key: keyName,
-                        reason: "The configuration given to \(keyName) is not a \(TypeName.of(Config.self)).")
+                        .destinationTypeMismatch, key: keyDescription.full,
+                        reason:
+                            "The configuration given to \(keyDescription.full) is not a \(TypeName.of(Config.self)).")
                 }
                 return try factory(config, &resolver)
             }

@@ -108,7 +108,7 @@ extension RouteRegistry {
         factory: @escaping @Sendable (inout Resolver) async throws -> Destination
     ) throws {
         let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
-        let keyName = key.keyDescription.full
+        let keyDescription = key.keyDescription
         try add { order, owner in
             Entry(
                 id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
@@ -116,8 +116,8 @@ extension RouteRegistry {
                 didFinish: didFinishPrepare, asyncFactory: factory
             ) { resolver in
                 throw RouteError(
-                    .asyncOnly, key: keyName, path: resolver.pathHere(key.keyDescription.short),
-                    reason: "\(keyName) has only an async factory, so it cannot be made synchronously.",
+                    .asyncOnly, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
+                    reason: "\(keyDescription.full) has only an async factory, so it cannot be made synchronously.",
                     hint:
                         "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
             }
