@@ -26,6 +26,11 @@ final class Shell {
         }
     }
 
+    /// Removes every screen route, so that nothing the session showed outlives it.
+    func close() {
+        _ = try? navigator.backToRoot()
+    }
+
     /// Runs one command line; returns false when the user asked to quit.
     func run(_ line: String) -> Bool {
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)

@@ -61,20 +61,26 @@ registry.errorHandler = { error in
     if error.code == .destinationLeaked { printError("Leak: \(error.description)") }
 }
 
-let interactive = isatty(0) != 0
-let shell = Shell(registry: registry) { print($0) }
-if interactive {
-    print("Bookshop demo. Type help to see the commands, quit or Ctrl-D to leave.")
-}
-while true {
+/// Reads commands until quit or end of input; the shell and every screen it showed are released on return,
+/// so a leak checker sees nothing of the session left behind.
+func runSession(interactive: Bool) {
+    let shell = Shell(registry: registry) { print($0) }
+    defer { shell.close() }
     if interactive {
-        print("> ", terminator: "")
-        fflush(nil)
+        print("Bookshop demo. Type help to see the commands, quit or Ctrl-D to leave.")
     }
-    guard let line = readLine() else {
-        if interactive { print("\nBye.") }
-        break
+    while true {
+        if interactive {
+            print("> ", terminator: "")
+            fflush(nil)
+        }
+        guard let line = readLine() else {
+            if interactive { print("\nBye.") }
+            return
+        }
+        if !shell.run(line) { return }
     }
-    if !shell.run(line) { break }
 }
+
+runSession(interactive: isatty(0) != 0)
 exit(0)
