@@ -49,11 +49,12 @@ struct KeyDescription: Sendable, Hashable {
     let kind: KeyID.Kind
     let type: Any.Type
     let qualifier: KeyID.Qualifier
-    let tagName: String?
+    /// The tag type, named only when the description is read.
+    let tag: Any.Type?
 
     /// The full key as a user would write it, e.g. `RoutableService<Engine>[tag: Diesel]`.
     var full: String {
-        let suffix = TypeName.qualifierSuffix(qualifier, tagName: tagName)
+        let suffix = TypeName.qualifierSuffix(qualifier, tag: tag)
         switch kind {
         case .service: return "RoutableService<\(TypeName.of(type))>\(suffix)"
         case .module: return "RoutableServiceModule<\(TypeName.of(type))>\(suffix)"
@@ -62,7 +63,7 @@ struct KeyDescription: Sendable, Hashable {
 
     /// The short name used in resolution paths, e.g. `Engine`.
     var short: String {
-        TypeName.short(type) + TypeName.qualifierSuffix(qualifier, tagName: tagName)
+        TypeName.short(type) + TypeName.qualifierSuffix(qualifier, tag: tag)
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
@@ -92,10 +93,10 @@ enum TypeName {
         return name
     }
 
-    static func qualifierSuffix(_ qualifier: KeyID.Qualifier, tagName: String?) -> String {
+    static func qualifierSuffix(_ qualifier: KeyID.Qualifier, tag: Any.Type?) -> String {
         switch qualifier {
         case .none: return ""
-        case .tag: return "[tag: \(tagName ?? "?")]"
+        case .tag: return "[tag: \(tag.map { String(describing: $0) } ?? "?")]"
         case .name(let name): return "[\"\(name)\"]"
         }
     }

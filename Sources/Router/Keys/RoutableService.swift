@@ -17,7 +17,8 @@
 /// `init(declaring:)` is the declaration itself: call it only inside such an extension.
 public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let id: KeyID
-    @usableFromInline let tagName: String?
+    /// The tag type, kept so that messages can name it; naming it on every lookup would be costly.
+    @usableFromInline let tag: Any.Type?
 
     /// Declares `destination` routable and makes its key. Call it only inside the declaring extension.
     ///
@@ -25,13 +26,13 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
     @inlinable
     public init(declaring destination: Destination.Type) {
         self.id = KeyID(type: ObjectIdentifier(destination), kind: .service)
-        self.tagName = nil
+        self.tag = nil
     }
 
     @inlinable
-    init(id: KeyID, tagName: String?) {
+    init(id: KeyID, tag: Any.Type?) {
         self.id = id
-        self.tagName = tagName
+        self.tag = tag
     }
 
     /// The same key narrowed to registrations that carry the tag type `tag`.
@@ -43,7 +44,7 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
     public func tagged<Tag>(_ tag: Tag.Type) -> Self {
         Self(
             id: KeyID(type: id.type, kind: .service, qualifier: .tag(ObjectIdentifier(tag))),
-            tagName: String(describing: tag))
+            tag: tag)
     }
 
     /// The same key narrowed to registrations made under the string `name` (for migration from Swinject).
@@ -53,14 +54,14 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
     /// - Returns: A key that reaches only the registrations made with the same name.
     @inlinable
     public func named(_ name: String) -> Self {
-        Self(id: KeyID(type: id.type, kind: .service, qualifier: .name(name)), tagName: nil)
+        Self(id: KeyID(type: id.type, kind: .service, qualifier: .name(name)), tag: nil)
     }
 
     /// The key as it reads in messages, for example `RoutableService<any Engine>[tag: Diesel]`.
     public var description: String { keyDescription.full }
 
     var keyDescription: KeyDescription {
-        KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tagName: tagName)
+        KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag)
     }
 
     /// Keys are equal when they reach the same registrations.

@@ -33,7 +33,7 @@ public struct RoutableServiceModule<Configuration, Destination>: Sendable, Hasha
     public var description: String { keyDescription.full }
 
     var keyDescription: KeyDescription {
-        KeyDescription(kind: .module, type: Configuration.self, qualifier: .none, tagName: nil)
+        KeyDescription(kind: .module, type: Configuration.self, qualifier: .none, tag: nil)
     }
 
     /// Keys are equal when they reach the same registrations.

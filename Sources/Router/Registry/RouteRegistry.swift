@@ -38,7 +38,8 @@ public final class RouteRegistry: Sendable {
     private let assembly = Locked(Assembly())
     @usableFromInline let phase = Atomic<UInt8>(Phase.open.rawValue)
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
-    @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable?
+    // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable?
     let tracer = Tracer()
     let routing = Locked(RoutingState())
     private let errorHandlerStorage = Locked<(@Sendable (RouteError) -> Void)?>(nil)

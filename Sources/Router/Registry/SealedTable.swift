@@ -11,8 +11,12 @@ final class SealedTable: @unchecked Sendable {
         let all: [AnyEntry]
     }
 
-    @usableFromInline let buckets: [Bucket]
-    @usableFromInline let slots: [Int32]
+    let buckets: [Bucket]
+    /// The buckets' keys and primaries in arrays of their own, so that a probe copies nothing it does
+    /// not compare or return.
+    @usableFromInline let keys: ContiguousArray<KeyID>
+    @usableFromInline let primaries: ContiguousArray<AnyEntry?>
+    @usableFromInline let slots: ContiguousArray<Int32>
     @usableFromInline let mask: Int
     @usableFromInline let maxDepth: Int
     let parent: SealedTable?
@@ -50,13 +54,15 @@ final class SealedTable: @unchecked Sendable {
         }
         var capacity = 8
         while capacity < buckets.count * 2 { capacity <<= 1 }
-        var slots = [Int32](repeating: -1, count: capacity)
+        var slots = ContiguousArray<Int32>(repeating: -1, count: capacity)
         for (index, bucket) in buckets.enumerated() {
             var slot = bucket.id.fastHash & (capacity - 1)
             while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
             slots[slot] = Int32(index)
         }
         self.buckets = buckets
+        self.keys = ContiguousArray(buckets.map(\.id))
+        self.primaries = ContiguousArray(buckets.map(\.primary))
         self.slots = slots
         self.mask = capacity - 1
         var identifiers: [String: AnyEntry] = [:]
@@ -73,7 +79,7 @@ final class SealedTable: @unchecked Sendable {
         while true {
             let index = Int(slots[slot])
             if index < 0 { return nil }
-            if buckets[index].id == id { return index }
+            if keys[index] == id { return index }
             slot = (slot + 1) & mask
         }
     }
@@ -81,7 +87,7 @@ final class SealedTable: @unchecked Sendable {
     /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
     @usableFromInline
     func primary(_ id: KeyID) -> AnyEntry? {
-        if let index = bucketIndex(id) { return buckets[index].primary }
+        if let index = bucketIndex(id) { return primaries[index] }
         guard let inherited = parent?.primary(id) else { return nil }
         return redirect.isEmpty ? inherited : (redirect[ObjectIdentifier(inherited)] ?? inherited)
     }

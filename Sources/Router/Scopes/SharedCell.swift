@@ -9,10 +9,12 @@ final class SharedCell<Value>: @unchecked Sendable {
     // @unchecked: `value` is written once, under the creation lock, before the releasing store to
     // `ready`, and read only after an acquiring load of `ready` returned true.
     @usableFromInline let ready = Atomic<Bool>(false)
-    @usableFromInline nonisolated(unsafe) var value: Value?
+    // Unchecked: the publication protocol above orders every access; a dynamic exclusivity check on each
+    // singleton read would cost more than the read.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: Value?
     /// Built but not yet published; read and written only under the creation lock, so only the thread
     /// building it sees it.
-    nonisolated(unsafe) var provisional: Value?
+    @exclusivity(unchecked) nonisolated(unsafe) var provisional: Value?
 
     @usableFromInline
     init() {}
