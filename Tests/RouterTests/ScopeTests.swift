@@ -168,4 +168,20 @@ struct ScopeTests {
                 == "RoutableService<Car> is a singleton but depends on RoutableService<Engine>, which is graph-scoped: it would keep one Engine for longer than that scope lasts."
         )
     }
+
+    @Test func aChildRegistrysCustomScopedInstancesDieWithIt() throws {
+        let session = CustomScope("session")
+        let parent = try sealedRegistry { try $0.register(.radio) { _ in RadioImpl() } }
+        weak var engine: (any Engine)?
+        do {
+            let child = try sealedRegistry(parent: parent) { registry in
+                try registry.register(.engine, scope: .custom(session)) { _ in V8() }
+            }
+            engine = try child.makeDestination(to: .engine)
+            #expect(engine != nil)
+            #expect(session.count == 1)
+        }
+        #expect(engine == nil)
+        #expect(session.count == 0)
+    }
 }

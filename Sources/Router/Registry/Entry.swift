@@ -50,6 +50,12 @@ class AnyEntry: @unchecked Sendable {
         self.isExclusive = isExclusive
     }
 
+    deinit {
+        // A registration that goes away (with its child registry or override layer) takes its instance out
+        // of the custom scope it lived in.
+        scope.customScope?.forget(ObjectIdentifier(self))
+    }
+
     /// Builds a destination whose type the caller does not know statically (identifier lookups,
     /// eager singletons at sealing).
     func buildErased(_ resolver: inout Resolver) throws -> Any {

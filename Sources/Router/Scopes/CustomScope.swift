@@ -66,6 +66,12 @@ public final class CustomScope: Sendable, CustomStringConvertible {
     /// The scope as it reads in messages: `CustomScope("session")`.
     public var description: String { "CustomScope(\"\(name)\")" }
 
+    /// Drops one registration's instance (the registration is being freed).
+    func forget(_ entry: ObjectIdentifier) {
+        let released = state.withLock { $0.cells.removeValue(forKey: entry) }
+        _ = released  // released here, outside the lock
+    }
+
     /// Whether the scope holds a built instance for one registration.
     func hasInstance(for entry: ObjectIdentifier) -> Bool {
         state.withLock { state in
