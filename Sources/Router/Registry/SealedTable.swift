@@ -48,7 +48,7 @@ final class SealedTable: @unchecked Sendable {
         buckets.reserveCapacity(order.count)
         for id in order {
             let all = grouped[id] ?? []
-            let defaults = all.filter(\.isDefault)
+            let defaults = all.filter { $0.isDefault }
             let primary: AnyEntry? = all.count == 1 ? all[0] : (defaults.count == 1 ? defaults[0] : nil)
             buckets.append(Bucket(id: id, primary: primary, all: all))
         }
@@ -61,8 +61,8 @@ final class SealedTable: @unchecked Sendable {
             slots[slot] = Int32(index)
         }
         self.buckets = buckets
-        self.keys = ContiguousArray(buckets.map(\.id))
-        self.primaries = ContiguousArray(buckets.map(\.primary))
+        self.keys = ContiguousArray(buckets.map { $0.id })
+        self.primaries = ContiguousArray(buckets.map { $0.primary })
         self.slots = slots
         self.mask = capacity - 1
         var identifiers: [String: AnyEntry] = [:]
@@ -126,7 +126,7 @@ final class SealedTable: @unchecked Sendable {
     func missingError(_ id: KeyID, key: KeyDescription, path: [String]) -> RouteError {
         let candidates = allEntries(for: id)
         if candidates.count > 1 {
-            let defaults = candidates.filter(\.isDefault).count
+            let defaults = candidates.filter { $0.isDefault }.count
             let names = candidates.map { "registration #\($0.order + 1) from \($0.owner)" }.joined(separator: ", ")
             return RouteError(
                 .ambiguousRegistration, key: key.full, path: path,
@@ -134,7 +134,7 @@ final class SealedTable: @unchecked Sendable {
                     "\(key.full) has \(candidates.count) registrations (\(names)) and \(defaults == 0 ? "none is" : "\(defaults) are") marked as the default.",
                 hint: "Mark exactly one with isDefault: true, tag the others, or look them all up with resolveAll.")
         }
-        let related = relatedKeys(of: id).map(\.full)
+        let related = relatedKeys(of: id).map { $0.full }
         let hint =
             related.isEmpty
             ? "Register it in a RouteModule, e.g. registry.register(\(key.full.hasPrefix("RoutableServiceModule") ? "key, configuration:" : "key")) { … }."

@@ -50,7 +50,7 @@ struct Validator {
 
     private func ambiguousDefaults() -> [RouteError] {
         table.buckets.compactMap { bucket in
-            let defaults = bucket.all.filter(\.isDefault)
+            let defaults = bucket.all.filter { $0.isDefault }
             guard defaults.count > 1 else { return nil }
             let names = defaults.map { "\($0.destinationType) from \($0.owner)" }.joined(separator: ", ")
             return RouteError(
@@ -114,7 +114,7 @@ struct Validator {
                     let rotation = ids.indices.min { ids[$0].hashValue < ids[$1].hashValue } ?? 0
                     let canonical = Array(ids[rotation...] + ids[..<rotation])
                     if reported.insert(canonical).inserted {
-                        let names = members.map(\.key.short) + [next.key.short]
+                        let names = members.map { $0.key.short } + [next.key.short]
                         problems.append(
                             RouteError(
                                 .circularDependency, key: next.key.full, path: names,
