@@ -1,0 +1,27 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// A separate package, so the root package stays dependency-free.
+//   swift build -c release --package-path Benchmarks
+//   swift run -c release --package-path Benchmarks RouterBenchmarks [--quick]
+
+/// The modules Scripts/generate_services.py writes (10,000 services for s4/s5, split so they build in parallel).
+let generatedModules = (0..<4).map { "GeneratedServices\($0)" }
+
+let router = Target.Dependency.product(name: "Router", package: "Router")
+let swinject = Target.Dependency.product(name: "Swinject", package: "Swinject")
+
+let package = Package(
+    name: "RouterBenchmarks",
+    dependencies: [
+        // Named, so the target dependencies below do not depend on the checkout's folder name.
+        .package(name: "Router", path: ".."),
+        .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+    ],
+    targets: generatedModules.map { .target(name: $0, dependencies: [router, swinject]) } + [
+        .executableTarget(
+            name: "RouterBenchmarks",
+            dependencies: generatedModules.map { .target(name: $0) } + [router, swinject])
+    ],
+    swiftLanguageModes: [.v6]
+)

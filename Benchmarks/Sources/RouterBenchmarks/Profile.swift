@@ -1,0 +1,89 @@
+import Router
+import Swinject
+
+/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s8> <handwired|router|swinject> <count>`: runs one variant of one
+/// scenario `count` times with no timing, for `valgrind --tool=callgrind`. Instructions per lookup are
+/// (Ir at count N − Ir at count 0) / N.
+func runProfile(_ arguments: [String]) throws -> UInt {
+    guard arguments.count >= 3, let variant = Variant.Name(rawValue: arguments[1]), let count = Int(arguments[2])
+    else { throw BenchmarkError.unexpected("usage: --profile <s1|s2|s3|s5|s6|s8> <handwired|router|swinject> <count>") }
+    let registry = RouteRegistry()
+    let container = Container()
+    var sum: UInt = 0
+    switch arguments[0] {
+    case "s1":
+        try registry.register(.engine) { _ in V8() }
+        container.register((any Engine).self) { _ in V8() }
+        try registry.seal()
+        for _ in 0..<count {
+            switch variant {
+            case .handwired: sum = mix(sum, makeEngineByHand())
+            case .router: sum = mix(sum, try registry.makeDestination(to: .engine))
+            case .swinject: sum = mix(sum, required(container.resolve((any Engine).self)))
+            }
+        }
+    case "s2":
+        try registerTree(in: registry)
+        registerTree(in: container)
+        try registry.seal()
+        for _ in 0..<count {
+            switch variant {
+            case .handwired: sum = mix(sum, makeTreeByHand())
+            case .router: sum = mix(sum, try registry.makeDestination(to: .treeRoot))
+            case .swinject: sum = mix(sum, required(container.resolve((any TreeRoot).self)))
+            }
+        }
+    case "s3":
+        let holders = makeSettingsHolders()
+        try registry.register(.settings, scope: .singleton) { _ in SettingsImpl() }
+        container.register((any Settings).self) { _ in SettingsImpl() }.inObjectScope(.container)
+        try registry.seal()
+        for index in 0..<count {
+            switch variant {
+            case .handwired: sum = mix(sum, settingsByHand(holders, index))
+            case .router: sum = mix(sum, try registry.makeDestination(to: .settings))
+            case .swinject: sum = mix(sum, required(container.resolve((any Settings).self)))
+            }
+        }
+    case "s6":
+        try registerCycle(in: registry)
+        registerCycle(in: container)
+        try registry.seal()
+        for _ in 0..<count {
+            switch variant {
+            case .handwired: sum = mix(sum, makeCycleByHand())
+            case .router: sum = mix(sum, try registry.makeDestination(to: .cycleA))
+            case .swinject: sum = mix(sum, required(container.resolve((any CycleA).self)))
+            }
+        }
+    case "s8":
+        try registerChain(in: registry)
+        registerChain(in: container)
+        try registry.seal()
+        for _ in 0..<count {
+            switch variant {
+            case .handwired: sum = mix(sum, makeChainByHand())
+            case .router: sum = mix(sum, try registry.makeDestination(to: .chain0))
+            case .swinject: sum = mix(sum, required(container.resolve((any Chain0).self)))
+            }
+        }
+    case "s5":
+        for _ in 0..<count {
+            switch variant {
+            case .handwired: break
+            case .router:
+                let fresh = RouteRegistry()
+                try registerGeneratedServices(in: fresh)
+                try fresh.seal()
+                sum = mix(sum, fresh)
+            case .swinject:
+                let fresh = Container()
+                registerGeneratedServices(in: fresh)
+                sum = mix(sum, fresh)
+            }
+        }
+    default:
+        throw BenchmarkError.unexpected("--profile supports s1, s2, s3, s5, s6, s8")
+    }
+    return sum
+}
