@@ -157,14 +157,22 @@ struct DemoEndToEndTests {
            │  └─ initializer → PaymentGateway (singleton, PaymentsModule)
            └─ initializer → OrderHistory (custom(user), CheckoutModule)
         BadgeSummary (transient, NotificationsModule)
-        └─ many → BadgeCounter (transient, CartModule) ×4
-           ├─ initializer → UserSession (singleton, AccountModule) (shown above)
-           └─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
-        Screen[tag: Chat] (transient, ChatModule)
-        ├─ initializer → ChatSession (custom(user), ChatModule)
+        ├─ many → BadgeCounter (transient, CartModule) [1 of 4]
         │  ├─ initializer → UserSession (singleton, AccountModule) (shown above)
-        │  └─ property → MessageList (custom(user), ChatModule)
-        │     └─ property → ChatSession (cycle)
+        │  └─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
+        ├─ many → BadgeCounter (transient, CheckoutModule) [2 of 4]
+        │  ├─ initializer → UserSession (singleton, AccountModule) (shown above)
+        │  └─ initializer → OrderHistory (custom(user), CheckoutModule) (shown above)
+        ├─ many → BadgeCounter (transient, NotificationsModule) [3 of 4]
+        │  └─ initializer → UserSession (singleton, AccountModule) (shown above)
+        └─ many → BadgeCounter (transient, ChatModule) [4 of 4]
+           ├─ initializer → UserSession (singleton, AccountModule) (shown above)
+           └─ initializer → ChatSession (custom(user), ChatModule)
+              ├─ initializer → UserSession (singleton, AccountModule) (shown above)
+              └─ property → MessageList (custom(user), ChatModule)
+                 └─ property → ChatSession (cycle)
+        Screen[tag: Chat] (transient, ChatModule)
+        ├─ initializer → ChatSession (custom(user), ChatModule) (shown above)
         └─ initializer → MessageList (custom(user), ChatModule) (shown above)
         """
 

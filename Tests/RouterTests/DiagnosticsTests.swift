@@ -23,7 +23,10 @@ struct DiagnosticsTests {
             tree == """
                 Car (transient, RouteRegistry)
                 ├─ initializer → Engine (singleton, RouteRegistry)
-                ├─ many → Wheel (transient, RouteRegistry) ×4
+                ├─ many → Wheel (transient, RouteRegistry) [1 of 4]
+                ├─ many → Wheel (transient, RouteRegistry) [2 of 4]
+                ├─ many → Wheel (transient, RouteRegistry) [3 of 4]
+                ├─ many → Wheel (transient, RouteRegistry) [4 of 4]
                 └─ property → Radio (transient, RouteRegistry)
 
                 """)

@@ -8,7 +8,8 @@
 /// print(try registry.dependencyGraph().textTree)
 /// // Car (transient, CarModule)
 /// // ├─ initializer → Engine (singleton, EngineModule)
-/// // └─ many → Wheel (transient, WheelModule) ×4
+/// // ├─ many → Wheel (transient, WheelModule) [1 of 2]
+/// // └─ many → Wheel (transient, WheelModule) [2 of 2]
 /// ```
 public struct DependencyGraph: Sendable {
     /// One registration.
@@ -113,23 +114,34 @@ public struct DependencyGraph: Sendable {
             "\(nodes[index].name) (\(nodes[index].scope), \(nodes[index].owner))"
         }
         func walk(_ index: Int, prefix: String, path: [Int]) {
-            let outgoing = edges.filter { $0.from == index }
-            for (offset, edge) in outgoing.enumerated() {
-                let last = offset == outgoing.count - 1
+            // One line per target: a `many` edge lists each registration it reaches, numbered.
+            var rows: [(edge: Edge, target: Int?, number: String)] = []
+            for edge in edges where edge.from == index {
+                if edge.to.isEmpty {
+                    rows.append((edge, nil, ""))
+                } else {
+                    for (position, target) in edge.to.enumerated() {
+                        let number = edge.to.count > 1 ? " [\(position + 1) of \(edge.to.count)]" : ""
+                        rows.append((edge, target, number))
+                    }
+                }
+            }
+            for (offset, line) in rows.enumerated() {
+                let last = offset == rows.count - 1
                 let branch = prefix + (last ? "└─ " : "├─ ")
                 let childPrefix = prefix + (last ? "   " : "│  ")
-                guard let target = edge.to.first else {
-                    lines.append(branch + "\(edge.kind.rawValue) → \(edge.key) (no router)")
+                let kind = line.edge.kind.rawValue
+                guard let target = line.target else {
+                    lines.append(branch + "\(kind) → \(line.edge.key) (no router)")
                     continue
                 }
-                let count = edge.to.count > 1 ? " ×\(edge.to.count)" : ""
                 if path.contains(target) {
-                    lines.append(branch + "\(edge.kind.rawValue) → \(nodes[target].name) (cycle)")
+                    lines.append(branch + "\(kind) → \(nodes[target].name)\(line.number) (cycle)")
                 } else if shown.contains(target) {
-                    lines.append(branch + "\(edge.kind.rawValue) → \(label(target))\(count) (shown above)")
+                    lines.append(branch + "\(kind) → \(label(target))\(line.number) (shown above)")
                 } else {
-                    shown.formUnion(edge.to)
-                    lines.append(branch + "\(edge.kind.rawValue) → \(label(target))\(count)")
+                    shown.insert(target)
+                    lines.append(branch + "\(kind) → \(label(target))\(line.number)")
                     walk(target, prefix: childPrefix, path: path + [target])
                 }
             }
