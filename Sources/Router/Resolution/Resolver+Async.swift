@@ -12,17 +12,7 @@ extension Resolver {
     mutating func buildAsync<Destination>(_ entry: Entry<Destination>) async throws -> Destination {
         guard let asyncFactory = entry.asyncFactory else { return try build(entry) }
         if let cell = entry.singleton, let made = cell.instance { return made }
-        if let graph {
-            if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
-                return closed
-            }
-            if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
-                return try cast(shared, entry)
-            }
-        } else {
-            startGraph()
-        }
-        guard depth < table.maxDepth else { throw tooDeep(entry) }
+        if let existing = try existingInstance(entry, startingGraph: true) { return existing }
         guard let cell = entry.asyncCell else { return try await constructAsync(entry, asyncFactory) }
         return try await cell.getOrCreate {
             let mark = graph?.pending.count ?? 0
@@ -36,25 +26,12 @@ extension Resolver {
     mutating func constructAsync<Destination>(
         _ entry: Entry<Destination>, _ factory: @Sendable (inout Resolver) async throws -> Destination
     ) async throws -> Destination {
-        let parentNode = current
         // A heap frame: a pointer to a stack local cannot live across a suspension.
         let frame = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
         frame.initialize(to: Frame(entry: entry, parent: top, node: -1))
-        if let graph {
-            frame.pointee.node = graph.push(entry, parent: parentNode)
-            current = frame.pointee.node
-        }
-        let outerTop = top
-        top = frame
-        depth += 1
+        let parentNode = enterFrame(frame)
         defer {
-            top = outerTop
-            if let outer = outerTop, outer.pointee.node >= 0 {
-                current = outer.pointee.node
-            } else {
-                current = parentNode
-            }
-            depth -= 1
+            leaveFrame(frame, parentNode: parentNode)
             frame.deinitialize(count: 1)
             frame.deallocate()
         }

@@ -199,17 +199,11 @@ public struct Resolver: ~Copyable {
     @usableFromInline
     mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         let kind = entry.scope.kind
-        if let graph {
-            if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
-                return closed
-            }
-            if kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
-                return try cast(shared, entry)
-            }
-        } else if kind != .transient || entry.needsPreparation {
-            startGraph()
+        if let existing = try existingInstance(
+            entry, startingGraph: kind != .transient || entry.needsPreparation)
+        {
+            return existing
         }
-        guard depth < table.maxDepth else { throw tooDeep(entry) }
         switch kind {
         case .transient, .graph:
             return try construct(entry)
@@ -232,6 +226,28 @@ public struct Resolver: ~Copyable {
             if let made = cell.instance { return made }
             return try createShared(entry, cell.slot)
         }
+    }
+
+    /// What every build does before making anything: returns the object a cycle points back to, or this
+    /// lookup's graph-scoped instance; otherwise starts the graph if `startingGraph` asks for one, and
+    /// enforces the depth limit. Always inlined: as a call from unspecialised code, its optional result
+    /// would cost a runtime metadata lookup on every build (6% of the cycle scenario, measured).
+    @inline(__always)
+    mutating func existingInstance<Destination>(
+        _ entry: Entry<Destination>, startingGraph: Bool
+    ) throws -> Destination? {
+        if let graph {
+            if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
+                return closed
+            }
+            if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
+                return try cast(shared, entry)
+            }
+        } else if startingGraph {
+            startGraph()
+        }
+        guard depth < table.maxDepth else { throw tooDeep(entry) }
+        return nil
     }
 
     /// Builds a shared instance under the creation lock. A synchronous lookup keeps the lock and publishes
@@ -344,26 +360,10 @@ public struct Resolver: ~Copyable {
     /// Runs the factory inside a frame on the call stack, records the object, and queues its preparation.
     @inlinable
     mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        let parentNode = current
         var frame = Frame(entry: entry, parent: top, node: -1)
-        if let graph {
-            frame.node = graph.push(entry, parent: parentNode)
-            current = frame.node
-        }
         return try withUnsafeMutablePointer(to: &frame) { framePointer in
-            let outerTop = top
-            top = framePointer
-            depth += 1
-            defer {
-                top = outerTop
-                // A graph started inside the factory gave the enclosing frame a node of its own.
-                if let outer = outerTop, outer.pointee.node >= 0 {
-                    current = outer.pointee.node
-                } else {
-                    current = parentNode
-                }
-                depth -= 1
-            }
+            let parentNode = enterFrame(framePointer)
+            defer { leaveFrame(framePointer, parentNode: parentNode) }
             let made: Destination
             do {
                 made = try entry.factory(&self)
@@ -375,6 +375,33 @@ public struct Resolver: ~Copyable {
             if graph != nil { record(made, entry, node: framePointer.pointee.node) }
             return made
         }
+    }
+
+    /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.
+    @inlinable
+    mutating func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
+        let parentNode = current
+        if let graph {
+            frame.pointee.node = graph.push(frame.pointee.entry, parent: parentNode)
+            current = frame.pointee.node
+        }
+        top = frame
+        depth += 1
+        return parentNode
+    }
+
+    /// Pops a factory's frame.
+    @inlinable
+    mutating func leaveFrame(_ frame: UnsafeMutablePointer<Frame>, parentNode: Int32) {
+        let outerTop = frame.pointee.parent
+        top = outerTop
+        // A graph started inside the factory gave the enclosing frame a node of its own.
+        if let outer = outerTop, outer.pointee.node >= 0 {
+            current = outer.pointee.node
+        } else {
+            current = parentNode
+        }
+        depth -= 1
     }
 
     /// Records a made object in the graph and queues its preparation.

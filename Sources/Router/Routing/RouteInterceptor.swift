@@ -83,10 +83,9 @@ extension RouteRegistry {
     }
 }
 
-/// The registry's routing state: interceptors, leak checks and path routes.
+/// The registry's routing state: interceptors and leak checks.
 struct RoutingState: Sendable {
     var interceptors: [any RouteInterceptor] = []
     var leakCheckDelay: Duration?
     var leakChecks: [Task<Void, Never>] = []
-    var paths: [PathRoute] = []
 }
