@@ -1,5 +1,8 @@
 /// The identity of a route key inside a registry: the protocol (or configuration) type, the key kind,
 /// and an optional qualifier. Two keys with equal identities reach the same routers.
+///
+/// It holds no reference (a name is interned to a number), so copying or comparing one is a few
+/// machine-word operations and never touches a reference count.
 @usableFromInline
 struct KeyID: Hashable, Sendable {
     /// Which namespace a key lives in; a service key and a module key for the same type are distinct.
@@ -14,7 +17,7 @@ struct KeyID: Hashable, Sendable {
     enum Qualifier: Hashable, Sendable {
         case none
         case tag(ObjectIdentifier)
-        case name(String)
+        case name(KeyName)
     }
 
     @usableFromInline let type: ObjectIdentifier
@@ -35,7 +38,7 @@ struct KeyID: Hashable, Sendable {
         switch qualifier {
         case .none: break
         case .tag(let tag): bits ^= UInt(bitPattern: tag) &* 0x9E37_79B9
-        case .name(let name): bits ^= UInt(bitPattern: name.hashValue)
+        case .name(let name): bits ^= UInt(name.number) &* 0xD6E8_FEB8_6659_FD93
         }
         bits = (bits ^ (bits >> 29)) &* 0xBF58_476D_1CE4_E5B9
         return Int(bitPattern: bits ^ (bits >> 32))
@@ -97,7 +100,40 @@ enum TypeName {
         switch qualifier {
         case .none: return ""
         case .tag: return "[tag: \(tag.map { String(describing: $0) } ?? "?")]"
-        case .name(let name): return "[\"\(name)\"]"
+        case .name(let name): return "[\"\(name.text)\"]"
+        }
+    }
+}
+
+/// A string key name, interned: equal names get the same number for the life of the process, so a
+/// named key stays a plain value and its lookup never hashes the string again.
+@usableFromInline
+struct KeyName: Hashable, Sendable {
+    @usableFromInline let number: UInt32
+
+    private static let table = Locked(Interned())
+
+    private struct Interned {
+        var numbers: [String: UInt32] = [:]
+        var texts: [String] = []
+    }
+
+    /// The name's number, assigning the next one the first time the process sees `text`.
+    @usableFromInline
+    init(_ text: String) {
+        number = Self.table.withLock { interned in
+            if let known = interned.numbers[text] { return known }
+            let next = UInt32(truncatingIfNeeded: interned.texts.count)
+            interned.texts.append(text)
+            interned.numbers[text] = next
+            return next
+        }
+    }
+
+    /// The name as it was written.
+    var text: String {
+        Self.table.withLock { interned in
+            Int(number) < interned.texts.count ? interned.texts[Int(number)] : "#\(number)"
         }
     }
 }

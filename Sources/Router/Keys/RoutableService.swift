@@ -54,7 +54,7 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
     /// - Returns: A key that reaches only the registrations made with the same name.
     @inlinable
     public func named(_ name: String) -> Self {
-        Self(id: KeyID(type: id.type, kind: .service, qualifier: .name(name)), tag: nil)
+        Self(id: KeyID(type: id.type, kind: .service, qualifier: .name(KeyName(name))), tag: nil)
     }
 
     /// The key as it reads in messages, for example `RoutableService<any Engine>[tag: Diesel]`.

@@ -3,10 +3,9 @@ import Synchronization
 /// The override tables installed for the current task, by registry.
 @usableFromInline
 enum OverrideContext {
+    // Lookups read this task-local only while the registry's `overrideCount` is non-zero, so an app
+    // that never overrides pays one relaxed load per lookup.
     @TaskLocal static var tables: [ObjectIdentifier: SealedTable] = [:]
-    /// How many overrides are installed in any task. Lookups read the task-local only when this is
-    /// non-zero, so an app that never overrides pays one relaxed load per lookup.
-    @usableFromInline static let installed = Atomic<Int>(0)
 }
 
 extension RouteRegistry {
@@ -36,8 +35,8 @@ extension RouteRegistry {
         _ overrides: (RouteRegistry) throws -> Void, operation: () throws -> Result
     ) throws -> Result {
         let tables = try overrideTables(overrides)
-        OverrideContext.installed.add(1, ordering: .relaxed)
-        defer { OverrideContext.installed.subtract(1, ordering: .relaxed) }
+        overrideCount.add(1, ordering: .relaxed)
+        defer { overrideCount.subtract(1, ordering: .relaxed) }
         return try OverrideContext.$tables.withValue(tables) { try operation() }
     }
 
@@ -52,8 +51,8 @@ extension RouteRegistry {
         _ overrides: (RouteRegistry) throws -> Void, operation: () async throws -> Result
     ) async throws -> Result {
         let tables = try overrideTables(overrides)
-        OverrideContext.installed.add(1, ordering: .relaxed)
-        defer { OverrideContext.installed.subtract(1, ordering: .relaxed) }
+        overrideCount.add(1, ordering: .relaxed)
+        defer { overrideCount.subtract(1, ordering: .relaxed) }
         return try await OverrideContext.$tables.withValue(tables) { try await operation() }
     }
 

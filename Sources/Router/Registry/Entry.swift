@@ -92,6 +92,9 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
     let explicitDependencies: [RouteDependency]
     @usableFromInline let singleton: SharedCell<Destination>?
+    /// `singleton`, unretained (the entry keeps it alive), so reading a built singleton writes no
+    /// reference count.
+    @usableFromInline let singletonRef: Unmanaged<SharedCell<Destination>>?
     let weakCell: WeakCell?
     let asyncCell: AsyncSharedCell<Destination>?
     /// Per-destination hooks fired for every route to this registration's destinations.
@@ -121,7 +124,9 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.makeConfiguration = makeConfiguration
         self.configurationMetatype = configurationType
         let kind = scope.kind
-        self.singleton = (kind == .singleton || kind == .eagerSingleton) ? SharedCell() : nil
+        let singleton = (kind == .singleton || kind == .eagerSingleton) ? SharedCell<Destination>() : nil
+        self.singleton = singleton
+        self.singletonRef = singleton.map(Unmanaged.passUnretained)
         self.weakCell = kind == .weakSingleton ? WeakCell() : nil
         self.asyncCell = asyncFactory != nil && kind == .singleton ? AsyncSharedCell() : nil
         // A closure, not a key path: a key-path literal used as a function is instantiated on every call,
@@ -139,6 +144,13 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     }
 
     override var isAsync: Bool { asyncFactory != nil }
+
+    /// The built singleton, if there is one; borrows the cell.
+    @inlinable
+    var builtSingleton: Destination? {
+        guard let singletonRef else { return nil }
+        return singletonRef._withUnsafeGuaranteedRef { $0.instance }
+    }
 
     override var hasSharedInstance: Bool {
         if let singleton, singleton.instance != nil { return true }

@@ -129,8 +129,9 @@ extension TypeName {
 }
 
 /// Arguments on their way from a lookup to a factory: the values as `(first, (rest…))`, and their types
-/// as they read in messages.
-struct ArgumentList {
+/// as they read in messages. A class, so that a resolver holds it as a plain reference.
+@usableFromInline
+final class ArgumentList {
     let value: Any
     let metatype: Any.Type
 

@@ -10,8 +10,7 @@ extension RouteRegistry {
     @inlinable
     public func makeDestination<Destination>(to key: RoutableService<Destination>) throws -> Destination {
         do {
-            var resolver = Resolver(table: try table())
-            return try resolver.buildTopLevel(try resolver.entry(for: key))
+            return try Resolver.resolveTopLevel(key, in: tableRef() ?? Unmanaged.passUnretained(try tableSlow()))
         } catch {
             throw report(error)
         }

@@ -39,7 +39,15 @@ public final class RouteRegistry: Sendable {
     @usableFromInline let phase = Atomic<UInt8>(Phase.open.rawValue)
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable? {
+        didSet { sealedRef = sealedTable.map(Unmanaged.passUnretained) }
+    }
+    /// `sealedTable`, unretained, for the lookup path: the registry keeps the table alive, and borrowing
+    /// it writes nothing to its reference count, which threads looking up at once would fight over.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedRef: Unmanaged<SealedTable>?
+    /// How many `withOverrides` calls on this registry are running, in any task. While none is, a lookup
+    /// does not read the task-local override tables.
+    @usableFromInline let overrideCount = Atomic<Int>(0)
     let tracer = Tracer()
     let routing = Locked(RoutingState())
     private let errorHandlerStorage = Locked<(@Sendable (RouteError) -> Void)?>(nil)
@@ -232,12 +240,15 @@ public final class RouteRegistry: Sendable {
     /// The table lookups use: the sealed one, or this task's override layered over it.
     @inlinable
     func table() throws -> SealedTable {
-        if phase.load(ordering: .acquiring) == 2, let table = sealedTable,
-            OverrideContext.installed.load(ordering: .relaxed) == 0
-        {
-            return table
-        }
+        if let table = tableRef() { return table.takeUnretainedValue() }
         return try tableSlow()
+    }
+
+    /// The sealed table, unretained, when no override is running; nil otherwise (see ``tableSlow()``).
+    @inlinable
+    func tableRef() -> Unmanaged<SealedTable>? {
+        guard phase.load(ordering: .acquiring) == 2, overrideCount.load(ordering: .relaxed) == 0 else { return nil }
+        return sealedRef
     }
 
     @usableFromInline

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The immutable lookup structure a registry publishes when it is sealed: an open-addressing table from
 /// key identity to registrations, so a lookup hashes a few machine words and never a string or type name.
 @usableFromInline
@@ -15,7 +17,9 @@ final class SealedTable: @unchecked Sendable {
     /// The buckets' keys and primaries in arrays of their own, so that a probe copies nothing it does
     /// not compare or return.
     @usableFromInline let keys: ContiguousArray<KeyID>
-    @usableFromInline let primaries: ContiguousArray<AnyEntry?>
+    /// The primaries, unretained: `buckets` keeps them alive as long as the table lives, and a lookup that
+    /// borrows them writes nothing to their reference counts, which several threads would fight over.
+    @usableFromInline let primaries: ContiguousArray<Unmanaged<AnyEntry>?>
     @usableFromInline let slots: ContiguousArray<Int32>
     @usableFromInline let mask: Int
     @usableFromInline let maxDepth: Int
@@ -23,6 +27,10 @@ final class SealedTable: @unchecked Sendable {
     let entries: [AnyEntry]
     let identifiers: [String: AnyEntry]
     @usableFromInline let tracer: Tracer?
+
+    /// Whether a trace handler is installed now.
+    @inlinable
+    var isTracing: Bool { tracer?.enabled.load(ordering: .relaxed) ?? false }
 
     let paths: [PathRoute]
     /// For an override layer: the layer's own copies of the shared registrations beneath it.
@@ -62,7 +70,7 @@ final class SealedTable: @unchecked Sendable {
         }
         self.buckets = buckets
         self.keys = ContiguousArray(buckets.map { $0.id })
-        self.primaries = ContiguousArray(buckets.map { $0.primary })
+        self.primaries = ContiguousArray(buckets.map { $0.primary.map(Unmanaged.passUnretained) })
         self.slots = slots
         self.mask = capacity - 1
         var identifiers: [String: AnyEntry] = [:]
@@ -73,7 +81,7 @@ final class SealedTable: @unchecked Sendable {
     }
 
     /// The bucket index for `id` in this table (not its parents).
-    @usableFromInline
+    @inlinable
     func bucketIndex(_ id: KeyID) -> Int? {
         var slot = id.fastHash & mask
         while true {
@@ -85,11 +93,28 @@ final class SealedTable: @unchecked Sendable {
     }
 
     /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
-    @usableFromInline
-    func primary(_ id: KeyID) -> AnyEntry? {
+    ///
+    /// Unretained: this table (or, for an inherited one, its parent or redirect map) keeps it alive, so
+    /// it is valid for as long as the caller keeps the table alive.
+    @inlinable
+    func primaryRef(_ id: KeyID) -> Unmanaged<AnyEntry>? {
         if let index = bucketIndex(id) { return primaries[index] }
-        guard let inherited = parent?.primary(id) else { return nil }
-        return redirect.isEmpty ? inherited : (redirect[ObjectIdentifier(inherited)] ?? inherited)
+        return inheritedPrimary(id)
+    }
+
+    /// The registration a single lookup of `id` gets from the parents, redirected for an override layer.
+    @usableFromInline
+    func inheritedPrimary(_ id: KeyID) -> Unmanaged<AnyEntry>? {
+        guard let inherited = parent?.primaryRef(id) else { return nil }
+        guard !redirect.isEmpty, let copy = redirect[ObjectIdentifier(inherited.takeUnretainedValue())] else {
+            return inherited
+        }
+        return Unmanaged.passUnretained(copy)
+    }
+
+    /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
+    func primary(_ id: KeyID) -> AnyEntry? {
+        primaryRef(id)?.takeUnretainedValue()
     }
 
     func hasRegistration(_ id: KeyID) -> Bool {

@@ -12,10 +12,18 @@ import Synchronization
 /// }
 /// ```
 public struct Resolver: ~Copyable {
-    // Unowned: a resolver lives inside one call on a registry (or a Lazy/Provider) that keeps the table
+    // Unretained: a resolver lives inside one call on a registry (or a Lazy/Provider) that keeps the table
     // alive, and not retaining it keeps lookups on several threads from fighting over its reference count.
-    @usableFromInline unowned(unsafe) let table: SealedTable
-    @usableFromInline var graph: ResolutionGraph?
+    @usableFromInline let tableRef: Unmanaged<SealedTable>
+    /// The deepest nesting allowed, copied from the table so the hot path does not reach for it.
+    @usableFromInline let maxDepth: Int
+    /// Whether a trace handler was installed when the lookup started.
+    @usableFromInline let tracing: Bool
+    /// The graph, once a lookup needs one; owned (+1) by the resolver and released by its `deinit`. Held
+    /// unmanaged so that a resolver has no field the compiler must destroy through value witnesses.
+    @usableFromInline var graphRef: Unmanaged<ResolutionGraph>?
+    /// The graph, if this lookup has one.
+    @usableFromInline var graph: ResolutionGraph? { graphRef?.takeUnretainedValue() }
     /// The node of the object being built or prepared, -1 when none is recorded.
     @usableFromInline var current: Int32 = -1
     /// The innermost running factory's frame, on the call stack.
@@ -23,8 +31,14 @@ public struct Resolver: ~Copyable {
     @usableFromInline var depth = 0
     /// Greater than zero while a preparation (property injection) runs.
     @usableFromInline var injecting = 0
+    /// The configuration or the arguments handed to the next factory that takes them, unretained: whoever
+    /// sets it keeps the object alive until it is cleared.
+    @usableFromInline var inputRef: Unmanaged<AnyObject>?
     /// The configuration or the arguments handed to the next factory that takes them.
-    @usableFromInline var input: Any?
+    var input: AnyObject? {
+        get { inputRef?.takeUnretainedValue() }
+        set { inputRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
     /// How many factories have returned, and the last one's registration (for the trace).
     @usableFromInline var constructions = 0
     @usableFromInline var lastConstructed: ObjectIdentifier?
@@ -39,24 +53,38 @@ public struct Resolver: ~Copyable {
 
     @inlinable
     init(table: SealedTable) {
-        self.table = table
+        self.init(tableRef: Unmanaged.passUnretained(table))
     }
 
+    @inlinable
+    init(tableRef: Unmanaged<SealedTable>) {
+        self.tableRef = tableRef
+        (maxDepth, tracing) = tableRef._withUnsafeGuaranteedRef { table in (table.maxDepth, table.isTracing) }
+    }
+
+    /// The table, for the paths that are not hot (it is retained while used).
+    var table: SealedTable { tableRef.takeUnretainedValue() }
+
+    @inlinable
     deinit {
-        // A lookup that failed publishes the shared instances whose preparations all ran, forgets the
-        // others (the next lookup builds them again), and lets go of the lock.
-        if holdsCreationLock {
-            if let graph {
-                for publication in graph.publications {
-                    if publication.queuedAfter <= graph.completed {
-                        publication.publish()
-                    } else {
-                        publication.discard()
-                    }
+        if holdsCreationLock { abandon() }
+        graphRef?.release()
+    }
+
+    /// Ends a lookup that failed while holding the creation lock: publishes the shared instances whose
+    /// preparations all ran, forgets the others (the next lookup builds them again), and lets go of the lock.
+    @usableFromInline
+    func abandon() {
+        if let graph {
+            for publication in graph.publications {
+                if publication.queuedAfter <= graph.completed {
+                    publication.publish()
+                } else {
+                    publication.discard()
                 }
             }
-            CreationLock.shared.unlock()
         }
+        CreationLock.shared.unlock()
     }
 
     // MARK: Public lookups
@@ -69,7 +97,38 @@ public struct Resolver: ~Copyable {
     ///   dependencies form an initializer-only cycle.
     @inlinable
     public mutating func resolve<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
-        try build(entry(for: key))
+        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(key.id) }) else {
+            throw missingError(for: key)
+        }
+        // Borrowed, not retained: the table keeps the entry alive for the whole lookup.
+        return try found._withUnsafeGuaranteedRef { entry in
+            // Sound: the table files an Entry<D> only under keys made from RoutableService<D>.
+            try build(unsafeDowncast(entry, to: Entry<Destination>.self))
+        }
+    }
+
+    /// Resolves `key` as a whole lookup: a built singleton straight away, anything else built, then the
+    /// preparations it queued run and its shared instances published.
+    ///
+    /// The table and the entry are borrowed, not retained, and a built singleton is returned before any
+    /// resolver exists.
+    @inlinable
+    static func resolveTopLevel<Destination>(
+        _ key: RoutableService<Destination>, in tableRef: Unmanaged<SealedTable>
+    ) throws -> Destination {
+        try tableRef._withUnsafeGuaranteedRef { table in
+            guard let found = table.primaryRef(key.id) else {
+                let resolver = Resolver(tableRef: tableRef)
+                throw resolver.missingError(for: key)
+            }
+            return try found._withUnsafeGuaranteedRef { entry in
+                // Sound: the table files an Entry<D> only under keys made from RoutableService<D>.
+                let typed = unsafeDowncast(entry, to: Entry<Destination>.self)
+                if let made = typed.builtSingleton, !table.isTracing { return made }
+                var resolver = Resolver(tableRef: tableRef)
+                return try resolver.buildTopLevel(typed)
+            }
+        }
     }
 
     /// Resolves the destination of `key`, then runs `preparation` on it before the registration's own
@@ -135,9 +194,11 @@ public struct Resolver: ~Copyable {
 
     @inlinable
     mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
-        guard let found = table.primary(key.id) else { throw missingError(for: key) }
+        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(key.id) }) else {
+            throw missingError(for: key)
+        }
         // Sound: the table files an Entry<D> only under keys made from RoutableService<D>.
-        return unsafeDowncast(found, to: Entry<Destination>.self)
+        return unsafeDowncast(found.takeUnretainedValue(), to: Entry<Destination>.self)
     }
 
     @usableFromInline
@@ -185,12 +246,10 @@ public struct Resolver: ~Copyable {
     /// Returns the destination of `entry`, shared or made according to its scope.
     @inlinable
     mutating func build<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        if let tracer = table.tracer, tracer.enabled.load(ordering: .relaxed) {
-            return try buildTraced(entry, tracer: tracer)
-        }
-        if let cell = entry.singleton, let made = cell.instance { return made }
+        if tracing { return try buildTraced(entry) }
+        if let made = entry.builtSingleton { return made }
         // The common case: a transient object with nothing to prepare, in a lookup with no graph.
-        if graph == nil && entry.isPlainTransient && depth < table.maxDepth {
+        if graphRef == nil && entry.isPlainTransient && depth < maxDepth {
             return try construct(entry)
         }
         return try buildSlow(entry)
@@ -246,7 +305,7 @@ public struct Resolver: ~Copyable {
         } else if startingGraph {
             startGraph()
         }
-        guard depth < table.maxDepth else { throw tooDeep(entry) }
+        guard depth < maxDepth else { throw tooDeep(entry) }
         return nil
     }
 
@@ -330,7 +389,8 @@ public struct Resolver: ~Copyable {
     }
 
     @usableFromInline
-    mutating func buildTraced<Destination>(_ entry: Entry<Destination>, tracer: Tracer) throws -> Destination {
+    mutating func buildTraced<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        guard let tracer = table.tracer else { return try buildSlow(entry) }
         let clock = ContinuousClock()
         let start = clock.now
         let before = constructions
@@ -372,7 +432,7 @@ public struct Resolver: ~Copyable {
             }
             constructions &+= 1
             lastConstructed = ObjectIdentifier(entry)
-            if graph != nil { record(made, entry, node: framePointer.pointee.node) }
+            if graphRef != nil { record(made, entry, node: framePointer.pointee.node) }
             return made
         }
     }
@@ -485,7 +545,7 @@ public struct Resolver: ~Copyable {
     @inlinable
     mutating func buildTopLevel<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         let made = try build(entry)
-        if graph != nil { try finish() }
+        if graphRef != nil { try finish() }
         return made
     }
 
@@ -508,7 +568,7 @@ public struct Resolver: ~Copyable {
     @usableFromInline
     mutating func buildTopLevel<Destination>(
         _ entry: Entry<Destination>, configuration: ModuleConfiguration<Destination>?,
-        arguments: Any? = nil, preparation: (Destination) throws -> Void = { _ in }
+        arguments: ArgumentList? = nil, preparation: (Destination) throws -> Void = { _ in }
     ) throws -> Destination {
         input = configuration ?? arguments
         do {
@@ -592,7 +652,8 @@ public struct Resolver: ~Copyable {
     @usableFromInline
     mutating func startGraph() {
         let graph = ResolutionGraph()
-        self.graph = graph
+        graphRef?.release()
+        graphRef = Unmanaged.passRetained(graph)
         var frames: [UnsafeMutablePointer<Frame>] = []
         var cursor = top
         while let frame = cursor {
