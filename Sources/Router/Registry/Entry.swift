@@ -5,7 +5,7 @@ class AnyEntry: @unchecked Sendable {
     // shared cells it points to synchronise themselves.
     let id: KeyID
     let key: KeyDescription
-    let scope: Scope
+    @usableFromInline let scope: Scope
     let order: Int
     let dependencies: [RouteDependency]
     let identifier: String?
@@ -85,8 +85,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     @usableFromInline let factory: @Sendable (inout Resolver) throws -> Destination
     /// The async factory, for keys registered with `registerAsync`; `factory` then throws `asyncOnly`.
     let asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?
-    let injections: [Injection<Destination>]
-    let didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?
+    @usableFromInline let injections: [Injection<Destination>]
+    @usableFromInline let didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?
     let makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
     let configurationMetatype: Any.Type?
     var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }

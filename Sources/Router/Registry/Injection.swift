@@ -11,11 +11,11 @@
 /// ]) { _ in CarImpl() }
 /// ```
 public struct Injection<Destination>: Sendable {
-    let dependency: RouteDependency?
-    let apply: @Sendable (Destination, inout Resolver) throws -> Void
+    @usableFromInline let dependency: RouteDependency?
+    @usableFromInline let apply: @Sendable (Destination, inout Resolver) throws -> Void
 
-    private init(dependency: RouteDependency?, apply: @escaping @Sendable (Destination, inout Resolver) throws -> Void)
-    {
+    @inlinable
+    init(dependency: RouteDependency?, apply: @escaping @Sendable (Destination, inout Resolver) throws -> Void) {
         self.dependency = dependency
         self.apply = apply
     }
@@ -25,6 +25,7 @@ public struct Injection<Destination>: Sendable {
     ///   - property: A writable key path of a class-bound destination.
     ///   - key: The key whose destination is assigned.
     /// - Returns: The injection, with its dependency declared for validation.
+    @inlinable
     public static func property<Value>(
         _ property: any ReferenceWritableKeyPath<Destination, Value> & Sendable, _ key: RoutableService<Value>
     ) -> Self {
@@ -38,6 +39,7 @@ public struct Injection<Destination>: Sendable {
     ///   - property: A writable key path of a class-bound destination.
     ///   - key: The key whose destination is assigned.
     /// - Returns: The injection, with its dependency declared for validation.
+    @inlinable
     public static func property<Value>(
         _ property: any ReferenceWritableKeyPath<Destination, Value?> & Sendable, _ key: RoutableService<Value>
     ) -> Self {
@@ -51,6 +53,7 @@ public struct Injection<Destination>: Sendable {
     ///   - dependencies: Keys the closure resolves, declared for validation (optional).
     ///   - apply: The injection; it gets the destination and a resolver.
     /// - Returns: The injection.
+    @inlinable
     public static func run(
         declaring dependencies: RouteDependency? = nil,
         _ apply: @escaping @Sendable (Destination, inout Resolver) throws -> Void

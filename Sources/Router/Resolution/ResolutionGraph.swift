@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The heap state of one top-level lookup, made only when the lookup needs it: a preparation to run,
 /// a graph-scoped or shared instance, or a route's hooks. A lookup that only builds transient objects
 /// never makes one.
@@ -10,7 +18,8 @@
 final class ResolutionGraph {
     @usableFromInline
     struct Node {
-        @usableFromInline unowned(unsafe) let entry: AnyEntry
+        /// Unretained: the table keeps every entry alive for longer than any lookup.
+        @usableFromInline let entryRef: Unmanaged<AnyEntry>
         @usableFromInline var instance: Any?
         @usableFromInline let parent: Int32
         /// How many objects enclose this one (0 for the outermost).
@@ -18,16 +27,23 @@ final class ResolutionGraph {
 
         @inlinable
         init(entry: AnyEntry, instance: Any?, parent: Int32, level: Int32) {
-            self.entry = entry
+            self.entryRef = Unmanaged.passUnretained(entry)
             self.instance = instance
             self.parent = parent
             self.level = level
         }
     }
 
+    @usableFromInline
     struct Pending {
-        let node: Int32
-        let run: (inout Resolver) throws -> Void
+        @usableFromInline let node: Int32
+        @usableFromInline let run: (inout Resolver) throws -> Void
+
+        @inlinable
+        init(node: Int32, run: @escaping (inout Resolver) throws -> Void) {
+            self.node = node
+            self.run = run
+        }
     }
 
     // Unchecked: a graph belongs to one lookup on one thread; dynamic exclusivity checks on its arrays
@@ -36,14 +52,30 @@ final class ResolutionGraph {
     @exclusivity(unchecked) @usableFromInline var graphScoped: [(entry: ObjectIdentifier, instance: Any)] = []
     /// Shared instances built in this lookup and not yet published: publish each when every preparation
     /// has run, or discard each when the lookup fails.
-    var publications: [(publish: () -> Void, discard: () -> Void, queuedAfter: Int)] = []
+    @exclusivity(unchecked) var publications: [(publish: () -> Void, discard: () -> Void, queuedAfter: Int)] = []
     /// How many pending preparations the top-level drain has run to completion.
-    var completed = 0
-    @exclusivity(unchecked) var pending: [Pending] = []
+    @exclusivity(unchecked) var completed = 0
+    @exclusivity(unchecked) @usableFromInline var pending: [Pending] = []
 
     @usableFromInline
     init() {
         nodes.reserveCapacity(16)
+        pending.reserveCapacity(8)
+        graphScoped.reserveCapacity(4)
+    }
+
+    /// Empties the graph for the next lookup, keeping its storage.
+    func reset() {
+        nodes.removeAll(keepingCapacity: true)
+        graphScoped.removeAll(keepingCapacity: true)
+        pending.removeAll(keepingCapacity: true)
+        publications.removeAll(keepingCapacity: true)
+        completed = 0
+    }
+
+    /// Whether the graph's storage is small enough to keep for the next lookup on this thread.
+    var isWorthKeeping: Bool {
+        nodes.capacity <= 256 && pending.capacity <= 256 && graphScoped.capacity <= 64 && publications.capacity <= 64
     }
 
     @inlinable
@@ -65,21 +97,31 @@ final class ResolutionGraph {
         var index = node
         while index >= 0 {
             let item = nodes[Int(index)]
-            names.append(item.entry.key.short)
+            names.append(item.entryRef.takeUnretainedValue().key.short)
             index = item.parent
         }
         return names.reversed()
     }
 
+    /// The parent of `node`, read without copying the node.
+    @inlinable
+    func parent(of node: Int32) -> Int32 {
+        nodes.withUnsafeBufferPointer { $0[Int(node)].parent }
+    }
+
     /// The nearest node at or above `node` made from `entry`.
+    @inlinable
     func ancestor(of node: Int32, entry: AnyEntry) -> Int32? {
-        var index = node
-        while index >= 0 {
-            let item = nodes[Int(index)]
-            if item.entry === entry { return index }
-            index = item.parent
+        // Through the buffer, so that no node (and its instance) is copied on the way.
+        let target = Unmanaged.passUnretained(entry).toOpaque()
+        return nodes.withUnsafeBufferPointer { nodes in
+            var index = node
+            while index >= 0 {
+                if nodes[Int(index)].entryRef.toOpaque() == target { return index }
+                index = nodes[Int(index)].parent
+            }
+            return nil
         }
-        return nil
     }
 }
 
@@ -102,5 +144,42 @@ struct Frame {
         self.entry = entry
         self.parent = parent
         self.node = node
+    }
+}
+
+/// One spare graph per thread, so that lookups that need a graph (cycles, preparations, graph scope) do
+/// not allocate the graph and its arrays each time. A resolver takes the spare when it starts a graph and
+/// gives it back, emptied, when it ends; a nested lookup that finds no spare makes its own.
+@usableFromInline
+enum GraphPool {
+    private static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        let made = pthread_key_create(&key) { spare in
+            guard let spare else { return }
+            Unmanaged<ResolutionGraph>.fromOpaque(spare).release()
+        }
+        return made == 0 ? key : nil
+    }()
+
+    /// This thread's spare graph, or a new one; owned (+1) by the caller.
+    static func take() -> Unmanaged<ResolutionGraph> {
+        if let key, let spare = pthread_getspecific(key) {
+            pthread_setspecific(key, nil)
+            return Unmanaged.fromOpaque(spare)
+        }
+        return Unmanaged.passRetained(ResolutionGraph())
+    }
+
+    /// Takes back a graph (+1) at the end of a lookup: it becomes this thread's spare, or is released.
+    @usableFromInline
+    static func recycle(_ graph: Unmanaged<ResolutionGraph>) {
+        let keep = graph._withUnsafeGuaranteedRef { graph in
+            graph.reset()
+            return graph.isWorthKeeping
+        }
+        if keep, let key, pthread_getspecific(key) == nil, pthread_setspecific(key, graph.toOpaque()) == 0 {
+            return
+        }
+        graph.release()
     }
 }

@@ -49,7 +49,7 @@ public struct Resolver: ~Copyable {
     @usableFromInline var publishesAtEnd = true
     /// While a shared instance's preparations run: its node. An unbuilt ancestor below it (built by an
     /// enclosing factory) defers the preparation instead of failing.
-    var sharedFloor: Int32 = -1
+    @usableFromInline var sharedFloor: Int32 = -1
 
     @inlinable
     init(table: SealedTable) {
@@ -68,7 +68,7 @@ public struct Resolver: ~Copyable {
     @inlinable
     deinit {
         if holdsCreationLock { abandon() }
-        graphRef?.release()
+        if let graphRef { GraphPool.recycle(graphRef) }
     }
 
     /// Ends a lookup that failed while holding the creation lock: publishes the shared instances whose
@@ -255,12 +255,26 @@ public struct Resolver: ~Copyable {
         return try buildSlow(entry)
     }
 
-    @usableFromInline
+    /// Builds what `build` does not handle inline: anything in a lookup that has a graph, objects with
+    /// preparations, graph-scoped and shared ones. Inlinable, so the graph path is specialised for the
+    /// destination type in the caller instead of asking the runtime for generic metadata on every call.
+    @inlinable
     mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         let kind = entry.scope.kind
+        guard kind == .transient || kind == .graph else { return try buildShared(entry) }
         if let existing = try existingInstance(
             entry, startingGraph: kind != .transient || entry.needsPreparation)
         {
+            return existing
+        }
+        return try construct(entry)
+    }
+
+    /// Returns or builds the instance of a shared registration (singleton, weak singleton, custom scope).
+    @usableFromInline
+    mutating func buildShared<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let kind = entry.scope.kind
+        if let existing = try existingInstance(entry, startingGraph: true) {
             return existing
         }
         switch kind {
@@ -291,17 +305,22 @@ public struct Resolver: ~Copyable {
     /// lookup's graph-scoped instance; otherwise starts the graph if `startingGraph` asks for one, and
     /// enforces the depth limit. Always inlined: as a call from unspecialised code, its optional result
     /// would cost a runtime metadata lookup on every build (6% of the cycle scenario, measured).
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func existingInstance<Destination>(
         _ entry: Entry<Destination>, startingGraph: Bool
     ) throws -> Destination? {
-        if let graph {
-            if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
-                return closed
+        if let graphRef {
+            // Borrowed: the resolver owns the graph for the whole lookup.
+            let found = try graphRef._withUnsafeGuaranteedRef { graph -> Destination? in
+                if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
+                    return closed
+                }
+                if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
+                    return try cast(shared, entry)
+                }
+                return nil
             }
-            if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
-                return try cast(shared, entry)
-            }
+            if let found { return found }
         } else if startingGraph {
             startGraph()
         }
@@ -465,30 +484,41 @@ public struct Resolver: ~Copyable {
     }
 
     /// Records a made object in the graph and queues its preparation.
-    @usableFromInline
+    @inlinable
     mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
-        guard let graph, node >= 0 else { return }
-        graph.nodes[Int(node)].instance = made
-        if entry.scope.kind == .graph {
-            graph.graphScoped.append((ObjectIdentifier(entry), made))
-        }
-        if entry.needsPreparation {
-            graph.pending.append(.init(node: node) { resolver in try resolver.prepare(made, entry) })
+        guard let graphRef, node >= 0 else { return }
+        graphRef._withUnsafeGuaranteedRef { graph in
+            graph.nodes[Int(node)].instance = made
+            if entry.scope.kind == .graph {
+                graph.graphScoped.append((ObjectIdentifier(entry), made))
+            }
+            if entry.needsPreparation {
+                // Unowned: the table keeps the entry alive for longer than the lookup.
+                graph.pending.append(
+                    .init(node: node) { [unowned(unsafe) entry] resolver in try resolver.prepare(made, entry) })
+            }
         }
     }
 
     /// Runs the registration's injections (cycle-closing ones last), then its finish hook.
+    @inlinable
     mutating func prepare<Destination>(_ made: Destination, _ entry: Entry<Destination>) throws {
-        var closing: [Injection<Destination>] = []
+        // Two passes instead of a list of the closing ones: no allocation, and `closesCycle` depends only on
+        // the ancestors of the object being prepared, which the injections do not change.
+        var closesAny = false
         for injection in entry.injections {
             if let dependency = injection.dependency, closesCycle(dependency) {
-                closing.append(injection)
+                closesAny = true
                 continue
             }
             try runInjection(injection, made, entry)
         }
-        for injection in closing {
-            try runInjection(injection, made, entry)
+        if closesAny {
+            for injection in entry.injections {
+                if let dependency = injection.dependency, closesCycle(dependency) {
+                    try runInjection(injection, made, entry)
+                }
+            }
         }
         if let didFinish = entry.didFinish {
             do {
@@ -499,7 +529,8 @@ public struct Resolver: ~Copyable {
         }
     }
 
-    private mutating func runInjection<Destination>(
+    @inlinable
+    mutating func runInjection<Destination>(
         _ injection: Injection<Destination>, _ made: Destination, _ entry: Entry<Destination>
     ) throws {
         do {
@@ -598,15 +629,23 @@ public struct Resolver: ~Copyable {
 
     /// If `entry` already has an object on the current path, returns it (a property edge closing a cycle)
     /// or throws (an initializer-only cycle: the object does not exist yet).
+    @inlinable
     mutating func closeCycle<Destination>(
         _ entry: Entry<Destination>, in graph: ResolutionGraph
     ) throws -> Destination? {
         guard let found = graph.ancestor(of: current, entry: entry) else { return nil }
         if let instance = graph.nodes[Int(found)].instance { return try cast(instance, entry) }
-        if sharedFloor >= 0 && found < sharedFloor { throw DeferToEnclosingLookup() }
+        throw unbuiltAncestor(found, entry: entry, in: graph)
+    }
+
+    /// The error for a cycle that reaches an object whose initializer has not returned: a deferral to the
+    /// enclosing lookup's drain, or an initializer-only cycle.
+    @usableFromInline
+    func unbuiltAncestor(_ found: Int32, entry: AnyEntry, in graph: ResolutionGraph) -> any Error {
+        if sharedFloor >= 0 && found < sharedFloor { return DeferToEnclosingLookup() }
         let path = graph.path(to: current)
         let start = max(0, path.count - cycleLength(from: found, graph: graph))
-        throw circularError(Array(path[start...]) + [entry.key.short], entry: entry)
+        return circularError(Array(path[start...]) + [entry.key.short], entry: entry)
     }
 
     private func cycleLength(from ancestor: Int32, graph: ResolutionGraph) -> Int {
@@ -620,10 +659,17 @@ public struct Resolver: ~Copyable {
     }
 
     /// Whether the key of `dependency` has an object among the ancestors of the object being prepared.
+    @usableFromInline
     func closesCycle(_ dependency: RouteDependency) -> Bool {
-        guard let graph, current >= 0, let target = table.primary(dependency.id) else { return false }
-        let parent = graph.nodes[Int(current)].parent
-        return graph.ancestor(of: parent, entry: target) != nil
+        guard let graphRef, current >= 0,
+            let target = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(dependency.id) })
+        else { return false }
+        // Everything borrowed: this runs for every injection of every prepared object.
+        return graphRef._withUnsafeGuaranteedRef { graph in
+            target._withUnsafeGuaranteedRef { target in
+                graph.ancestor(of: graph.parent(of: current), entry: target) != nil
+            }
+        }
     }
 
     func circularError(_ cycle: [String], entry: AnyEntry) -> RouteError {
@@ -636,24 +682,26 @@ public struct Resolver: ~Copyable {
         )
     }
 
-    @usableFromInline
+    @inlinable
     func cast<Destination>(_ instance: Any, _ entry: Entry<Destination>) throws -> Destination {
-        guard let typed = instance as? Destination else {
-            throw RouteError(
-                .destinationTypeMismatch, key: entry.key.full,
-                reason:
-                    "Internal error: the shared instance of \(entry.key.full) is not a \(TypeName.of(Destination.self))."
-            )
-        }
+        guard let typed = instance as? Destination else { throw castFailure(entry, expected: Destination.self) }
         return typed
+    }
+
+    @usableFromInline
+    func castFailure(_ entry: AnyEntry, expected: Any.Type) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: entry.key.full,
+            reason: "Internal error: the shared instance of \(entry.key.full) is not a \(TypeName.of(expected)).")
     }
 
     /// Makes the graph, turning the frames of the running factories into its first nodes.
     @usableFromInline
     mutating func startGraph() {
-        let graph = ResolutionGraph()
-        graphRef?.release()
-        graphRef = Unmanaged.passRetained(graph)
+        if let graphRef { GraphPool.recycle(graphRef) }
+        let taken = GraphPool.take()
+        graphRef = taken
+        let graph = taken.takeUnretainedValue()
         var frames: [UnsafeMutablePointer<Frame>] = []
         var cursor = top
         while let frame = cursor {

@@ -40,7 +40,7 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     public static func custom(_ scope: CustomScope) -> Scope { Scope(.custom, custom: scope) }
 
     /// Whether instances outlive a single top-level lookup.
-    var isShared: Bool { kind != .transient && kind != .graph }
+    @usableFromInline var isShared: Bool { kind != .transient && kind != .graph }
 
     /// How long-lived the scope is, for the captive-dependency check: a longer-lived instance must not
     /// capture a shorter-lived one.
