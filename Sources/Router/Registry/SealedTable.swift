@@ -81,14 +81,19 @@ final class SealedTable: @unchecked Sendable {
     }
 
     /// The bucket index for `id` in this table (not its parents).
-    @inlinable
+    @inlinable @inline(__always)
     func bucketIndex(_ id: KeyID) -> Int? {
-        var slot = id.fastHash & mask
-        while true {
-            let index = Int(slots[slot])
-            if index < 0 { return nil }
-            if keys[index] == id { return index }
-            slot = (slot + 1) & mask
+        // Unchecked reads: `slots` holds only -1 or indices into `keys`, and `mask` is `slots.count - 1`.
+        slots.withUnsafeBufferPointer { slots in
+            keys.withUnsafeBufferPointer { keys in
+                var slot = id.fastHash & mask
+                while true {
+                    let index = Int(slots[slot])
+                    if index < 0 { return nil }
+                    if keys[index] == id { return index }
+                    slot = (slot + 1) & mask
+                }
+            }
         }
     }
 
@@ -98,7 +103,7 @@ final class SealedTable: @unchecked Sendable {
     /// it is valid for as long as the caller keeps the table alive.
     @inlinable
     func primaryRef(_ id: KeyID) -> Unmanaged<AnyEntry>? {
-        if let index = bucketIndex(id) { return primaries[index] }
+        if let index = bucketIndex(id) { return primaries.withUnsafeBufferPointer { $0[index] } }
         return inheritedPrimary(id)
     }
 

@@ -26,8 +26,8 @@ final class ResolutionGraph {
         @usableFromInline let level: Int32
 
         @inlinable
-        init(entry: AnyEntry, instance: Any?, parent: Int32, level: Int32) {
-            self.entryRef = Unmanaged.passUnretained(entry)
+        init(entryRef: Unmanaged<AnyEntry>, instance: Any?, parent: Int32, level: Int32) {
+            self.entryRef = entryRef
             self.instance = instance
             self.parent = parent
             self.level = level
@@ -79,9 +79,9 @@ final class ResolutionGraph {
     }
 
     @inlinable
-    func push(_ entry: AnyEntry, parent: Int32) -> Int32 {
-        let level = parent >= 0 ? nodes[Int(parent)].level + 1 : 0
-        nodes.append(Node(entry: entry, instance: nil, parent: parent, level: level))
+    func push(_ entry: Unmanaged<AnyEntry>, parent: Int32) -> Int32 {
+        let level = parent >= 0 ? nodes.withUnsafeBufferPointer { $0[Int(parent)].level } + 1 : 0
+        nodes.append(Node(entryRef: entry, instance: nil, parent: parent, level: level))
         return Int32(nodes.count - 1)
     }
 
@@ -134,14 +134,15 @@ struct DeferToEnclosingLookup: Error {}
 /// graph exists, and becomes the graph's first nodes when one is made.
 @usableFromInline
 struct Frame {
-    @usableFromInline unowned(unsafe) let entry: AnyEntry
+    /// Unretained: the table keeps the entry alive for longer than the lookup.
+    @usableFromInline let entry: Unmanaged<AnyEntry>
     @usableFromInline let parent: UnsafeMutablePointer<Frame>?
     /// The frame's node once the graph exists, else -1.
     @usableFromInline var node: Int32
 
     @inlinable
     init(entry: AnyEntry, parent: UnsafeMutablePointer<Frame>?, node: Int32) {
-        self.entry = entry
+        self.entry = Unmanaged.passUnretained(entry)
         self.parent = parent
         self.node = node
     }

@@ -202,7 +202,8 @@ public struct Resolver: ~Copyable {
     }
 
     @usableFromInline
-    func missingError<Destination>(for key: RoutableService<Destination>) -> RouteError {
+    func missingError<Destination>(for key: RoutableService<Destination>) -> any Error {
+        // Boxed here, not in the caller: a RouteError built inline would enlarge every lookup's stack frame.
         table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
     }
 
@@ -460,8 +461,8 @@ public struct Resolver: ~Copyable {
     @inlinable
     mutating func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
         let parentNode = current
-        if let graph {
-            frame.pointee.node = graph.push(frame.pointee.entry, parent: parentNode)
+        if let graphRef {
+            frame.pointee.node = graphRef._withUnsafeGuaranteedRef { $0.push(frame.pointee.entry, parent: parentNode) }
             current = frame.pointee.node
         }
         top = frame
@@ -722,7 +723,7 @@ public struct Resolver: ~Copyable {
         var names: [String] = []
         var cursor = top
         while let frame = cursor {
-            names.append(frame.pointee.entry.key.short)
+            names.append(frame.pointee.entry.takeUnretainedValue().key.short)
             cursor = frame.pointee.parent
         }
         return names.reversed()
