@@ -20,13 +20,15 @@ final class ResolutionGraph {
     struct Node {
         /// Unretained: the table keeps every entry alive for longer than any lookup.
         @usableFromInline let entryRef: Unmanaged<AnyEntry>
-        @usableFromInline var instance: Any?
+        /// The object's index in `instances`; -1 until its factory has returned. An index rather than the
+        /// object, so that a node holds no reference and the node list is plain memory.
+        @usableFromInline var instance: Int32
         @usableFromInline let parent: Int32
         /// How many objects enclose this one (0 for the outermost).
         @usableFromInline let level: Int32
 
         @inlinable
-        init(entryRef: Unmanaged<AnyEntry>, instance: Any?, parent: Int32, level: Int32) {
+        init(entryRef: Unmanaged<AnyEntry>, instance: Int32, parent: Int32, level: Int32) {
             self.entryRef = entryRef
             self.instance = instance
             self.parent = parent
@@ -49,7 +51,10 @@ final class ResolutionGraph {
     // Unchecked: a graph belongs to one lookup on one thread; dynamic exclusivity checks on its arrays
     // showed up as a tenth of the lookup's instructions.
     @exclusivity(unchecked) @usableFromInline var nodes: [Node] = []
-    @exclusivity(unchecked) @usableFromInline var graphScoped: [(entry: ObjectIdentifier, instance: Any)] = []
+    /// The objects made in this lookup, in the order their factories returned.
+    @exclusivity(unchecked) @usableFromInline var instances: [Any] = []
+    /// The graph-scoped objects of this lookup: their registration, and their index in `instances`.
+    @exclusivity(unchecked) @usableFromInline var graphScoped: [(entry: ObjectIdentifier, instance: Int32)] = []
     /// Shared instances built in this lookup and not yet published: publish each when every preparation
     /// has run, or discard each when the lookup fails.
     @exclusivity(unchecked) var publications: [(publish: () -> Void, discard: () -> Void, queuedAfter: Int)] = []
@@ -62,12 +67,14 @@ final class ResolutionGraph {
         nodes.reserveCapacity(16)
         pending.reserveCapacity(8)
         graphScoped.reserveCapacity(4)
+        instances.reserveCapacity(16)
     }
 
     /// Empties the graph for the next lookup, keeping its storage.
     func reset() {
         nodes.removeAll(keepingCapacity: true)
         graphScoped.removeAll(keepingCapacity: true)
+        instances.removeAll(keepingCapacity: true)
         pending.removeAll(keepingCapacity: true)
         publications.removeAll(keepingCapacity: true)
         completed = 0
@@ -75,19 +82,20 @@ final class ResolutionGraph {
 
     /// Whether the graph's storage is small enough to keep for the next lookup on this thread.
     var isWorthKeeping: Bool {
-        nodes.capacity <= 256 && pending.capacity <= 256 && graphScoped.capacity <= 64 && publications.capacity <= 64
+        nodes.capacity <= 256 && instances.capacity <= 256 && pending.capacity <= 256 && graphScoped.capacity <= 64
+            && publications.capacity <= 64
     }
 
     @inlinable
     func push(_ entry: Unmanaged<AnyEntry>, parent: Int32) -> Int32 {
         let level = parent >= 0 ? nodes.withUnsafeBufferPointer { $0[Int(parent)].level } + 1 : 0
-        nodes.append(Node(entryRef: entry, instance: nil, parent: parent, level: level))
+        nodes.append(Node(entryRef: entry, instance: -1, parent: parent, level: level))
         return Int32(nodes.count - 1)
     }
 
     @usableFromInline
     func graphInstance(for entry: ObjectIdentifier) -> Any? {
-        for item in graphScoped where item.entry == entry { return item.instance }
+        for item in graphScoped where item.entry == entry { return instances[Int(item.instance)] }
         return nil
     }
 

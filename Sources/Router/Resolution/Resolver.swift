@@ -489,9 +489,11 @@ public struct Resolver: ~Copyable {
     mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
         guard let graphRef, node >= 0 else { return }
         graphRef._withUnsafeGuaranteedRef { graph in
-            graph.nodes[Int(node)].instance = made
+            let index = Int32(graph.instances.count)
+            graph.instances.append(made)
+            graph.nodes[Int(node)].instance = index
             if entry.scope.kind == .graph {
-                graph.graphScoped.append((ObjectIdentifier(entry), made))
+                graph.graphScoped.append((ObjectIdentifier(entry), index))
             }
             if entry.needsPreparation {
                 // Unowned: the table keeps the entry alive for longer than the lookup.
@@ -635,7 +637,8 @@ public struct Resolver: ~Copyable {
         _ entry: Entry<Destination>, in graph: ResolutionGraph
     ) throws -> Destination? {
         guard let found = graph.ancestor(of: current, entry: entry) else { return nil }
-        if let instance = graph.nodes[Int(found)].instance { return try cast(instance, entry) }
+        let instance = graph.nodes[Int(found)].instance
+        if instance >= 0 { return try cast(graph.instances[Int(instance)], entry) }
         throw unbuiltAncestor(found, entry: entry, in: graph)
     }
 
