@@ -118,7 +118,7 @@ public struct Resolver: ~Copyable {
     ) throws -> Destination {
         try tableRef._withUnsafeGuaranteedRef { table in
             guard let found = table.primaryRef(key.id) else {
-                let resolver = Resolver(tableRef: tableRef)
+                var resolver = Resolver(tableRef: tableRef)
                 throw resolver.missingError(for: key)
             }
             return try found._withUnsafeGuaranteedRef { entry in
@@ -202,7 +202,10 @@ public struct Resolver: ~Copyable {
     }
 
     @usableFromInline
-    func missingError<Destination>(for key: RoutableService<Destination>) -> any Error {
+    mutating func missingError<Destination>(for key: RoutableService<Destination>) -> any Error {
+        // `mutating` only so that inlined callers pass the resolver by reference: calling a non-mutating
+        // method copies the whole resolver into the caller's stack frame, at every nesting level. The same
+        // holds for the other error builders the hot path calls (`wrap`, `tooDeep`).
         // Boxed here, not in the caller: a RouteError built inline would enlarge every lookup's stack frame.
         table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
     }
@@ -220,7 +223,7 @@ public struct Resolver: ~Copyable {
         return typed
     }
 
-    func configure<C, D>(
+    mutating func configure<C, D>(
         _ entry: Entry<D>, as type: C.Type, _ configuring: (C) throws -> Void
     ) throws -> ModuleConfiguration<D> {
         guard let made = entry.makeConfiguration?() else {
@@ -688,12 +691,12 @@ public struct Resolver: ~Copyable {
 
     @inlinable
     func cast<Destination>(_ instance: Any, _ entry: Entry<Destination>) throws -> Destination {
-        guard let typed = instance as? Destination else { throw castFailure(entry, expected: Destination.self) }
+        guard let typed = instance as? Destination else { throw Self.castFailure(entry, expected: Destination.self) }
         return typed
     }
 
     @usableFromInline
-    func castFailure(_ entry: AnyEntry, expected: Any.Type) -> RouteError {
+    static func castFailure(_ entry: AnyEntry, expected: Any.Type) -> RouteError {
         RouteError(
             .destinationTypeMismatch, key: entry.key.full,
             reason: "Internal error: the shared instance of \(entry.key.full) is not a \(TypeName.of(expected)).")
@@ -749,7 +752,7 @@ public struct Resolver: ~Copyable {
     }
 
     @usableFromInline
-    func wrap(_ error: any Error, _ entry: AnyEntry, stage: String) -> any Error {
+    mutating func wrap(_ error: any Error, _ entry: AnyEntry, stage: String) -> any Error {
         if error is RouteError || error is DeferToEnclosingLookup { return error }
         let path = currentPath(entry)
         if let missing = error as? MissingConstructCall {
@@ -765,7 +768,7 @@ public struct Resolver: ~Copyable {
     }
 
     @usableFromInline
-    func tooDeep(_ entry: AnyEntry) -> RouteError {
+    mutating func tooDeep(_ entry: AnyEntry) -> RouteError {
         let path = pathTo(entry.key.short)
         // An initializer-only cycle recurses until the limit: report the cycle, not the depth.
         var lastSeen: [String: Int] = [:]
