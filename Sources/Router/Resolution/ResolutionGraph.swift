@@ -50,33 +50,36 @@ final class ResolutionGraph {
 
     // Unchecked: a graph belongs to one lookup on one thread; dynamic exclusivity checks on its arrays
     // showed up as a tenth of the lookup's instructions.
-    @exclusivity(unchecked) @usableFromInline var nodes: [Node] = []
+    @exclusivity(unchecked) @usableFromInline var nodes = GraphStack<Node>(capacity: 16)
     /// The objects made in this lookup, in the order their factories returned.
-    @exclusivity(unchecked) @usableFromInline var instances: [Any] = []
+    @exclusivity(unchecked) @usableFromInline var instances = GraphStack<Any>(capacity: 16)
     /// The graph-scoped objects of this lookup: their registration, and their index in `instances`.
-    @exclusivity(unchecked) @usableFromInline var graphScoped: [(entry: ObjectIdentifier, instance: Int32)] = []
+    @exclusivity(unchecked) @usableFromInline var graphScoped = GraphStack<(entry: ObjectIdentifier, instance: Int32)>(
+        capacity: 4)
     /// Shared instances built in this lookup and not yet published: publish each when every preparation
     /// has run, or discard each when the lookup fails.
     @exclusivity(unchecked) var publications: [(publish: () -> Void, discard: () -> Void, queuedAfter: Int)] = []
     /// How many pending preparations the top-level drain has run to completion.
     @exclusivity(unchecked) var completed = 0
-    @exclusivity(unchecked) @usableFromInline var pending: [Pending] = []
+    @exclusivity(unchecked) @usableFromInline var pending = GraphStack<Pending>(capacity: 8)
 
     @usableFromInline
-    init() {
-        nodes.reserveCapacity(16)
-        pending.reserveCapacity(8)
-        graphScoped.reserveCapacity(4)
-        instances.reserveCapacity(16)
+    init() {}
+
+    deinit {
+        nodes.free()
+        instances.free()
+        graphScoped.free()
+        pending.free()
     }
 
     /// Empties the graph for the next lookup, keeping its storage.
     func reset() {
-        nodes.removeAll(keepingCapacity: true)
-        graphScoped.removeAll(keepingCapacity: true)
-        instances.removeAll(keepingCapacity: true)
-        pending.removeAll(keepingCapacity: true)
-        publications.removeAll(keepingCapacity: true)
+        nodes.removeSuffix(from: 0)
+        graphScoped.removeSuffix(from: 0)
+        instances.removeSuffix(from: 0)
+        pending.removeSuffix(from: 0)
+        if !publications.isEmpty { publications.removeAll(keepingCapacity: true) }
         completed = 0
     }
 
@@ -88,14 +91,16 @@ final class ResolutionGraph {
 
     @inlinable
     func push(_ entry: Unmanaged<AnyEntry>, parent: Int32) -> Int32 {
-        let level = parent >= 0 ? nodes.withUnsafeBufferPointer { $0[Int(parent)].level } + 1 : 0
+        let level = parent >= 0 ? nodes[Int(parent)].level + 1 : 0
         nodes.append(Node(entryRef: entry, instance: -1, parent: parent, level: level))
         return Int32(nodes.count - 1)
     }
 
     @usableFromInline
     func graphInstance(for entry: ObjectIdentifier) -> Any? {
-        for item in graphScoped where item.entry == entry { return instances[Int(item.instance)] }
+        for index in 0..<graphScoped.count where graphScoped[index].entry == entry {
+            return instances[Int(graphScoped[index].instance)]
+        }
         return nil
     }
 
@@ -111,25 +116,22 @@ final class ResolutionGraph {
         return names.reversed()
     }
 
-    /// The parent of `node`, read without copying the node.
+    /// The parent of `node`.
     @inlinable
     func parent(of node: Int32) -> Int32 {
-        nodes.withUnsafeBufferPointer { $0[Int(node)].parent }
+        nodes[Int(node)].parent
     }
 
     /// The nearest node at or above `node` made from `entry`.
     @inlinable
     func ancestor(of node: Int32, entry: AnyEntry) -> Int32? {
-        // Through the buffer, so that no node (and its instance) is copied on the way.
         let target = Unmanaged.passUnretained(entry).toOpaque()
-        return nodes.withUnsafeBufferPointer { nodes in
-            var index = node
-            while index >= 0 {
-                if nodes[Int(index)].entryRef.toOpaque() == target { return index }
-                index = nodes[Int(index)].parent
-            }
-            return nil
+        var index = node
+        while index >= 0 {
+            if nodes[Int(index)].entryRef.toOpaque() == target { return index }
+            index = nodes[Int(index)].parent
         }
+        return nil
     }
 }
 

@@ -395,7 +395,7 @@ public struct Resolver: ~Copyable {
         sharedFloor = node
         defer {
             sharedFloor = outerFloor
-            if graph.pending.count > mark { graph.pending.removeSubrange(mark...) }
+            graph.pending.removeSuffix(from: mark)
         }
         var deferred: [ResolutionGraph.Pending] = []
         var index = mark
@@ -510,19 +510,29 @@ public struct Resolver: ~Copyable {
     @inlinable
     mutating func prepare<Destination>(_ made: Destination, _ entry: Entry<Destination>) throws {
         // Two passes instead of a list of the closing ones: no allocation, and `closesCycle` depends only on
-        // the ancestors of the object being prepared, which the injections do not change.
-        var closesAny = false
-        for injection in entry.injections {
-            if let dependency = injection.dependency, closesCycle(dependency) {
-                closesAny = true
-                continue
+        // the ancestors of the object being prepared, which the injections do not change. The first pass
+        // remembers the closing ones in a bit mask (the first 64; any later ones are checked again).
+        // Through the buffer, so that no injection is copied (and its closure retained) on the way.
+        try entry.injections.withUnsafeBufferPointer { injections in
+            var closing: UInt64 = 0
+            var closesLate = false
+            for index in injections.indices {
+                if let dependency = injections[index].dependency, closesCycle(dependency) {
+                    if index < 64 { closing |= 1 << UInt64(index) } else { closesLate = true }
+                    continue
+                }
+                try runInjection(injections[index], made, entry)
             }
-            try runInjection(injection, made, entry)
-        }
-        if closesAny {
-            for injection in entry.injections {
-                if let dependency = injection.dependency, closesCycle(dependency) {
-                    try runInjection(injection, made, entry)
+            while closing != 0 {
+                let index = closing.trailingZeroBitCount
+                closing &= closing - 1
+                try runInjection(injections[index], made, entry)
+            }
+            if closesLate {
+                for index in injections.indices.dropFirst(64) {
+                    if let dependency = injections[index].dependency, closesCycle(dependency) {
+                        try runInjection(injections[index], made, entry)
+                    }
                 }
             }
         }
@@ -549,16 +559,19 @@ public struct Resolver: ~Copyable {
     /// Runs queued preparations from `mark` on, including those they queue, then forgets them.
     @usableFromInline
     mutating func drain(from mark: Int) throws {
-        guard let graph else { return }
-        defer {
-            if graph.pending.count > mark { graph.pending.removeSubrange(mark...) }
-        }
-        var index = mark
-        while index < graph.pending.count {
-            let item = graph.pending[index]
-            index += 1
-            try runPending(item, graph: graph)
-            if mark == 0 { graph.completed = index }
+        guard let graphRef else { return }
+        // Borrowed: the resolver owns the graph until it ends.
+        try graphRef._withUnsafeGuaranteedRef { graph in
+            defer {
+                graph.pending.removeSuffix(from: mark)
+            }
+            var index = mark
+            while index < graph.pending.count {
+                let item = graph.pending[index]
+                index += 1
+                try runPending(item, graph: graph)
+                if mark == 0 { graph.completed = index }
+            }
         }
     }
 
@@ -591,7 +604,8 @@ public struct Resolver: ~Copyable {
     @usableFromInline
     mutating func finish() throws {
         try drain(from: 0)
-        if let graph, !graph.publications.isEmpty {
+        if let graphRef, graphRef._withUnsafeGuaranteedRef({ !$0.publications.isEmpty }) {
+            let graph = graphRef.takeUnretainedValue()
             for publication in graph.publications { publication.publish() }
             graph.publications = []
         }
@@ -708,7 +722,7 @@ public struct Resolver: ~Copyable {
         if let graphRef { GraphPool.recycle(graphRef) }
         let taken = GraphPool.take()
         graphRef = taken
-        let graph = taken.takeUnretainedValue()
+        guard top != nil else { return }  // the common case: the graph starts before any factory runs
         var frames: [UnsafeMutablePointer<Frame>] = []
         var cursor = top
         while let frame = cursor {
@@ -716,9 +730,11 @@ public struct Resolver: ~Copyable {
             cursor = frame.pointee.parent
         }
         var parent = current
-        for frame in frames.reversed() {
-            frame.pointee.node = graph.push(frame.pointee.entry, parent: parent)
-            parent = frame.pointee.node
+        taken._withUnsafeGuaranteedRef { graph in
+            for frame in frames.reversed() {
+                frame.pointee.node = graph.push(frame.pointee.entry, parent: parent)
+                parent = frame.pointee.node
+            }
         }
         current = parent
     }
