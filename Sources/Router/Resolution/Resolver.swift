@@ -469,7 +469,7 @@ public struct Resolver: ~Copyable {
             current = frame.pointee.node
         }
         top = frame
-        depth += 1
+        depth &+= 1
         return parentNode
     }
 
@@ -484,7 +484,7 @@ public struct Resolver: ~Copyable {
         } else {
             current = parentNode
         }
-        depth -= 1
+        depth &-= 1
     }
 
     /// Records a made object in the graph and queues its preparation.
