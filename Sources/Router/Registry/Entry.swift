@@ -8,18 +8,22 @@ class AnyEntry: @unchecked Sendable {
     @usableFromInline let scope: Scope
     let order: Int
     let dependencies: [RouteDependency]
-    let identifier: String?
     let isDefault: Bool
     let destinationMetatype: Any.Type
     /// The destination's type as it reads in messages; built on demand (see ``KeyDescription``).
     var destinationType: String { TypeName.of(destinationMetatype) }
     let owner: String
+    /// What few registrations have, kept out of line: nil when the registration has none of it, so that
+    /// a plain registration stores, copies and releases none of these fields.
+    private let options: Options?
+    /// A string under which the destination can also be looked up.
+    var identifier: String? { options?.identifier }
     /// For module entries: whether a fresh configuration adopts the key's configuration protocol.
-    let configurationConforms: (@Sendable () -> Bool)?
+    var configurationConforms: (@Sendable () -> Bool)? { options?.configurationConforms }
     /// For registrations that take runtime arguments: their types, as a tuple type.
-    let argumentTypes: Any.Type?
+    var argumentTypes: Any.Type? { options?.argumentTypes }
     /// For adapters: the provided key the required key is joined to.
-    let adapterTarget: KeyDescription?
+    var adapterTarget: KeyDescription? { options?.adapterTarget }
     /// Whether no other registration may serve this key's protocol.
     let isExclusive: Bool
     /// Whether made objects need a preparation step after the factory (injections or a finish hook).
@@ -38,16 +42,38 @@ class AnyEntry: @unchecked Sendable {
         self.scope = scope
         self.order = order
         self.dependencies = dependencies
-        self.identifier = identifier
         self.isDefault = isDefault
         self.destinationMetatype = destinationType
         self.owner = owner
         self.needsPreparation = needsPreparation
         self.isPlainTransient = scope.kind == .transient && !needsPreparation
-        self.configurationConforms = configurationConforms
-        self.argumentTypes = argumentTypes
-        self.adapterTarget = adapterTarget
+        if identifier != nil || configurationConforms != nil || argumentTypes != nil || adapterTarget != nil {
+            self.options = Options(
+                identifier: identifier, configurationConforms: configurationConforms, argumentTypes: argumentTypes,
+                adapterTarget: adapterTarget)
+        } else {
+            self.options = nil
+        }
         self.isExclusive = isExclusive
+    }
+
+    /// The less common parts of a registration (see `options`).
+    private final class Options: @unchecked Sendable {
+        // @unchecked: every stored property is a `let`; the closure is `@Sendable`.
+        let identifier: String?
+        let configurationConforms: (@Sendable () -> Bool)?
+        let argumentTypes: Any.Type?
+        let adapterTarget: KeyDescription?
+
+        init(
+            identifier: String?, configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?,
+            adapterTarget: KeyDescription?
+        ) {
+            self.identifier = identifier
+            self.configurationConforms = configurationConforms
+            self.argumentTypes = argumentTypes
+            self.adapterTarget = adapterTarget
+        }
     }
 
     deinit {
@@ -83,24 +109,59 @@ class AnyEntry: @unchecked Sendable {
 final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     // @unchecked: see AnyEntry; all stored properties are immutable or self-synchronising.
     @usableFromInline let factory: @Sendable (inout Resolver) throws -> Destination
-    /// The async factory, for keys registered with `registerAsync`; `factory` then throws `asyncOnly`.
-    let asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?
     @usableFromInline let injections: [Injection<Destination>]
     @usableFromInline let didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?
-    let makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
-    let configurationMetatype: Any.Type?
-    var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
-    let explicitDependencies: [RouteDependency]
     @usableFromInline let singleton: SharedCell<Destination>?
     /// `singleton`, unretained (the entry keeps it alive), so reading a built singleton writes no
     /// reference count.
     @usableFromInline let singletonRef: Unmanaged<SharedCell<Destination>>?
     let weakCell: WeakCell?
-    let asyncCell: AsyncSharedCell<Destination>?
+    /// What few registrations have, kept out of line: nil when the registration has none of it (see
+    /// `AnyEntry.options`).
+    private let extras: Extras?
+    /// The async factory, for keys registered with `registerAsync`; `factory` then throws `asyncOnly`.
+    var asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)? { extras?.asyncFactory }
+    var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? { extras?.makeConfiguration }
+    var configurationMetatype: Any.Type? { extras?.configurationMetatype }
+    var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
+    /// The dependencies declared explicitly, without those the injections declare.
+    var explicitDependencies: [RouteDependency] { extras?.explicitDependencies ?? dependencies }
+    var asyncCell: AsyncSharedCell<Destination>? { extras?.asyncCell }
     /// Per-destination hooks fired for every route to this registration's destinations.
-    let hooks: RouteHooks<Destination>
+    var hooks: RouteHooks<Destination> {
+        if let extras { return extras.hooks }
+        return RouteHooks()
+    }
 
-    init(
+    /// The less common parts of a registration (see `extras`).
+    private final class Extras: @unchecked Sendable {
+        // @unchecked: every stored property is a `let`; the closures are `@Sendable` and the cell
+        // synchronises itself.
+        let asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?
+        let makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
+        let configurationMetatype: Any.Type?
+        /// Set only when the injections declare dependencies of their own.
+        let explicitDependencies: [RouteDependency]?
+        let asyncCell: AsyncSharedCell<Destination>?
+        let hooks: RouteHooks<Destination>
+
+        init(
+            asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?,
+            makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?, configurationMetatype: Any.Type?,
+            explicitDependencies: [RouteDependency]?, asyncCell: AsyncSharedCell<Destination>?,
+            hooks: RouteHooks<Destination>
+        ) {
+            self.asyncFactory = asyncFactory
+            self.makeConfiguration = makeConfiguration
+            self.configurationMetatype = configurationMetatype
+            self.explicitDependencies = explicitDependencies
+            self.asyncCell = asyncCell
+            self.hooks = hooks
+        }
+    }
+
+    /// Makes a registration. `injections` run in order after the factory, then `didFinish`.
+    convenience init(
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
         identifier: String?, isDefault: Bool, owner: String,
         injections: [Injection<Destination>],
@@ -115,28 +176,167 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         isExclusive: Bool = false,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) {
+        self.init(
+            id: id, key: key, scope: scope, order: order, dependencies: dependencies, identifier: identifier,
+            isDefault: isDefault, owner: owner, injections: injections, hasInjections: !injections.isEmpty,
+            didFinish: didFinish, makeConfiguration: makeConfiguration, configurationType: configurationType,
+            configurationConforms: configurationConforms, argumentTypes: argumentTypes, adapterTarget: adapterTarget,
+            asyncFactory: asyncFactory, hooks: hooks, isExclusive: isExclusive, factory: factory)
+    }
+
+    /// Makes a registration; `hasInjections` is `!injections.isEmpty`, which callers that know
+    /// `Destination` read without the run-time metadata look-up it costs here.
+    private init(
+        id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
+        identifier: String?, isDefault: Bool, owner: String,
+        injections: [Injection<Destination>], hasInjections: Bool,
+        didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?,
+        makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?,
+        configurationType: Any.Type?,
+        configurationConforms: (@Sendable () -> Bool)?,
+        argumentTypes: Any.Type?,
+        adapterTarget: KeyDescription?,
+        asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?,
+        hooks: RouteHooks<Destination>,
+        isExclusive: Bool,
+        factory: @escaping @Sendable (inout Resolver) throws -> Destination
+    ) {
+        // This initializer runs unspecialized for every registration, so it avoids generic library calls
+        // (`Optional.map`, `Array.+`, `compactMap`, even `Array.count`) on `Destination`-dependent types:
+        // each such call looks up type metadata at run time, which cost more than the rest of a
+        // registration together.
         self.factory = factory
-        self.explicitDependencies = dependencies
-        self.asyncFactory = asyncFactory
-        self.hooks = hooks
         self.injections = injections
         self.didFinish = didFinish
-        self.makeConfiguration = makeConfiguration
-        self.configurationMetatype = configurationType
-        let kind = scope.kind
-        let singleton = (kind == .singleton || kind == .eagerSingleton) ? SharedCell<Destination>() : nil
-        self.singleton = singleton
-        self.singletonRef = singleton.map(Unmanaged.passUnretained)
-        self.weakCell = kind == .weakSingleton ? WeakCell() : nil
-        self.asyncCell = asyncFactory != nil && kind == .singleton ? AsyncSharedCell() : nil
-        // A closure, not a key path: a key-path literal used as a function is instantiated on every call,
-        // which made registering 10,000 services cost about 45% more.
-        let declared = dependencies + injections.compactMap { $0.dependency }
+        let cells = Self.cells(for: scope.kind, isAsync: asyncFactory != nil)
+        self.singleton = cells.singleton
+        self.singletonRef = cells.singletonRef
+        self.weakCell = cells.weak
+        let declared = hasInjections ? Self.declared(dependencies, injections) : dependencies
+        let explicit = declared.count == dependencies.count ? nil : dependencies
+        if asyncFactory != nil || makeConfiguration != nil || configurationType != nil || explicit != nil
+            || cells.async != nil || Self.hasHooks(hooks)
+        {
+            self.extras = Extras(
+                asyncFactory: asyncFactory, makeConfiguration: makeConfiguration,
+                configurationMetatype: configurationType, explicitDependencies: explicit, asyncCell: cells.async,
+                hooks: hooks)
+        } else {
+            self.extras = nil
+        }
         super.init(
             id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
             isDefault: isDefault, destinationType: Destination.self, owner: owner,
-            needsPreparation: !injections.isEmpty || didFinish != nil, configurationConforms: configurationConforms,
+            needsPreparation: hasInjections || didFinish != nil, configurationConforms: configurationConforms,
             argumentTypes: argumentTypes, adapterTarget: adapterTarget, isExclusive: isExclusive)
+    }
+
+    /// Makes a plain service registration, as `RouteRegistry.register(_:scope:…factory:)` files it;
+    /// `prepare`, if any, runs after `injections`, and `hasInjections` is `!injections.isEmpty`.
+    ///
+    /// The registering code is inlined into the caller, so the caller allocates the entry with type
+    /// metadata it caches, instead of this module looking `Entry<Destination>` up for each registration;
+    /// and this initializer sets the fields itself rather than passing twenty arguments on to another.
+    @usableFromInline
+    init(
+        service id: KeyID, tag: Any.Type?, scope: Scope, order: Int, dependencies: [RouteDependency],
+        identifier: String?, isDefault: Bool, owner: String, injections: [Injection<Destination>],
+        hasInjections: Bool, prepare: (@Sendable (Destination, inout Resolver) throws -> Void)?,
+        didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?,
+        hooks: RouteHooks<Destination>, isExclusive: Bool,
+        factory: @escaping @Sendable (inout Resolver) throws -> Destination
+    ) {
+        // Unspecialized, like the general initializer: see the note there.
+        var steps = injections
+        if let prepare { steps.append(Injection.run(prepare)) }
+        self.factory = factory
+        self.injections = steps
+        self.didFinish = didFinish
+        let cells = Self.cells(for: scope.kind, isAsync: false)
+        self.singleton = cells.singleton
+        self.singletonRef = cells.singletonRef
+        self.weakCell = cells.weak
+        let declared = hasInjections ? Self.declared(dependencies, injections) : dependencies
+        let explicit = declared.count == dependencies.count ? nil : dependencies
+        if explicit != nil || Self.hasHooks(hooks) {
+            self.extras = Extras(
+                asyncFactory: nil, makeConfiguration: nil, configurationMetatype: nil, explicitDependencies: explicit,
+                asyncCell: nil, hooks: hooks)
+        } else {
+            self.extras = nil
+        }
+        // The key's parts rather than the key: a `RoutableService<Destination>` argument would need its
+        // metadata looked up here.
+        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag)
+        super.init(
+            id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
+            isDefault: isDefault, destinationType: Destination.self, owner: owner,
+            needsPreparation: hasInjections || prepare != nil || didFinish != nil, configurationConforms: nil,
+            argumentTypes: nil, adapterTarget: nil, isExclusive: isExclusive)
+    }
+
+    /// Makes a service registration with nothing but a scope, a default flag and a factory: no identifier,
+    /// declared dependency, injection, preparation, hook or exclusivity. Most registrations are such,
+    /// and passing and storing the empty rest costs about as much as the rest of the registration.
+    ///
+    /// `noInjections` is the caller's empty injection list: an empty array made here would need its
+    /// element type's metadata looked up.
+    @usableFromInline
+    init(
+        plainService id: KeyID, tag: Any.Type?, scope: Scope, order: Int, isDefault: Bool, owner: String,
+        noInjections: [Injection<Destination>], factory: @escaping @Sendable (inout Resolver) throws -> Destination
+    ) {
+        // Unspecialized, like the general initializer: see the note there.
+        self.factory = factory
+        self.injections = noInjections
+        self.didFinish = nil
+        let cells = Self.cells(for: scope.kind, isAsync: false)
+        self.singleton = cells.singleton
+        self.singletonRef = cells.singletonRef
+        self.weakCell = cells.weak
+        self.extras = nil
+        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag)
+        super.init(
+            id: id, key: key, scope: scope, order: order, dependencies: [], identifier: nil, isDefault: isDefault,
+            destinationType: Destination.self, owner: owner, needsPreparation: false, configurationConforms: nil,
+            argumentTypes: nil, adapterTarget: nil, isExclusive: false)
+    }
+
+    /// The shared-instance cells a registration of scope `kind` needs; nil where it needs none.
+    private static func cells(
+        for kind: Scope.Kind, isAsync: Bool
+    ) -> (
+        singleton: SharedCell<Destination>?, singletonRef: Unmanaged<SharedCell<Destination>>?, weak: WeakCell?,
+        async: AsyncSharedCell<Destination>?
+    ) {
+        switch kind {
+        case .singleton, .eagerSingleton:
+            let singleton = SharedCell<Destination>()
+            let async = isAsync && kind == .singleton ? AsyncSharedCell<Destination>() : nil
+            return (singleton, Unmanaged.passUnretained(singleton), nil, async)
+        case .weakSingleton:
+            return (nil, nil, WeakCell(), nil)
+        case .transient, .graph, .custom:
+            return (nil, nil, nil, nil)
+        }
+    }
+
+    /// Whether any of the hooks is set.
+    private static func hasHooks(_ hooks: RouteHooks<Destination>) -> Bool {
+        hooks.willPerform != nil || hooks.didPerform != nil || hooks.willRemove != nil || hooks.didRemove != nil
+    }
+
+    /// The explicit dependencies followed by those the injections declare.
+    private static func declared(
+        _ dependencies: [RouteDependency], _ injections: [Injection<Destination>]
+    ) -> [RouteDependency] {
+        var declared = dependencies
+        // A loop, not a key path: a key-path literal used as a function is instantiated on every call,
+        // which made registering 10,000 services cost about 45% more.
+        for injection in injections {
+            if let dependency = injection.dependency { declared.append(dependency) }
+        }
+        return declared
     }
 
     override func buildErased(_ resolver: inout Resolver) throws -> Any {

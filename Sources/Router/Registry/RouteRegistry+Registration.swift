@@ -22,6 +22,7 @@ extension RouteRegistry {
     ///     name); sealing reports any other as an ``RouteError/Code/exclusiveRegistration`` problem.
     ///   - factory: Makes the destination; looks dependencies up through the resolver.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable
     public func register<Destination>(
         _ key: RoutableService<Destination>,
         scope: Scope = .transient,
@@ -35,12 +36,30 @@ extension RouteRegistry {
         exclusive: Bool = false,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) throws {
-        let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
-        try add { order, owner in
-            Entry(
-                id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
-                identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
-                didFinish: didFinishPrepare, hooks: hooks, isExclusive: exclusive, factory: factory)
+        // Inlinable so that the caller, which knows `Destination`, makes the entry: unspecialized here,
+        // each registration would look up the metadata of `Entry<Destination>` at run time. The caller
+        // also sees which options are left out (mostly all), and then passes none of them.
+        let isPlain =
+            identifier == nil && dependencies.isEmpty && injections.isEmpty && prepare == nil
+            && didFinishPrepare == nil && hooks.willPerform == nil && hooks.didPerform == nil
+            && hooks.willRemove == nil && hooks.didRemove == nil && !exclusive
+        if isPlain {
+            // A closure of its own, so that it captures and passes only what it uses.
+            let id = key.id
+            let tag = key.tag
+            try add { order, owner in
+                Entry(
+                    plainService: id, tag: tag, scope: scope, order: order, isDefault: isDefault, owner: owner,
+                    noInjections: injections, factory: factory)
+            }
+        } else {
+            try add { order, owner in
+                Entry(
+                    service: key.id, tag: key.tag, scope: scope, order: order, dependencies: dependencies,
+                    identifier: identifier, isDefault: isDefault, owner: owner, injections: injections,
+                    hasInjections: !injections.isEmpty, prepare: prepare, didFinish: didFinishPrepare, hooks: hooks,
+                    isExclusive: exclusive, factory: factory)
+            }
         }
     }
 
@@ -81,11 +100,12 @@ extension RouteRegistry {
         hooks: RouteHooks<Destination> = RouteHooks(),
         factory: @escaping @Sendable (Config, inout Resolver) throws -> Destination
     ) throws {
-        let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
+        var steps = injections
+        if let prepare { steps.append(Injection.run(prepare)) }
         let keyDescription = key.keyDescription
         try add { order, owner in
             Entry(
-                id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
+                id: key.id, key: keyDescription, scope: scope, order: order, dependencies: dependencies,
                 identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
                 didFinish: didFinishPrepare, makeConfiguration: configuration,
                 configurationType: Configuration.self,

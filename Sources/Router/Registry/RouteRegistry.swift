@@ -35,7 +35,11 @@ public final class RouteRegistry: Sendable {
     /// usual 8 MB stack. Lower it for lookups made on threads with small stacks.
     public let maxDepth: Int
 
-    private let assembly = Locked(Assembly())
+    /// Guards `assembly`.
+    private let assemblyLock = PThreadMutex()
+    // Read and written only inside `withAssembly`, under `assemblyLock`. Unchecked: the lock already makes
+    // every access exclusive, and the dynamic check cost about a tenth of a registration.
+    @exclusivity(unchecked) private nonisolated(unsafe) var assembly = Assembly()
     @usableFromInline let phase = Atomic<UInt8>(Phase.open.rawValue)
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
@@ -94,21 +98,25 @@ public final class RouteRegistry: Sendable {
     public func load(_ module: some RouteModule) throws {
         let name = TypeName.of(type(of: module))
         try ensureOpen(key: name)
-        assembly.withLock { assembly in
+        withAssembly { assembly in
             assembly.loadedModules[ObjectIdentifier(type(of: module))] = name
             for required in module.requiredModules {
                 assembly.requirements.append((name, required))
             }
             assembly.currentModule = name
         }
-        defer { assembly.withLock { $0.currentModule = nil } }
+        defer { withAssembly { $0.currentModule = nil } }
         try module.register(in: self)
     }
 
+    /// Files the registration `make` returns; `make` runs under the assembly lock and gets the
+    /// registration's position and the module loading it (its owner in messages).
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @usableFromInline
     func add(_ make: (_ order: Int, _ owner: String) -> AnyEntry) throws {
         let phaseNow = phase.load(ordering: .acquiring)
         var rejected: AnyEntry?
-        assembly.withLock { assembly in
+        withAssembly { assembly in
             let entry = make(assembly.entries.count, assembly.currentModule ?? "RouteRegistry")
             if phaseNow != Phase.open.rawValue {
                 rejected = entry
@@ -127,7 +135,7 @@ public final class RouteRegistry: Sendable {
     func addPath(_ make: (_ owner: String) -> PathRoute) throws {
         let phaseNow = phase.load(ordering: .acquiring)
         var rejected: PathRoute?
-        assembly.withLock { assembly in
+        withAssembly { assembly in
             let route = make(assembly.currentModule ?? "RouteRegistry")
             if phaseNow != Phase.open.rawValue {
                 rejected = route
@@ -152,7 +160,14 @@ public final class RouteRegistry: Sendable {
     }
 
     /// The registrations made so far, in order.
-    var registeredEntries: [AnyEntry] { assembly.withLock { $0.entries } }
+    var registeredEntries: [AnyEntry] { withAssembly { $0.entries } }
+
+    /// Runs `body` on the assembly under its lock.
+    private func withAssembly<Result>(_ body: (inout Assembly) throws -> Result) rethrows -> Result {
+        assemblyLock.lock()
+        defer { assemblyLock.unlock() }
+        return try body(&assembly)
+    }
 
     // MARK: Sealing
 
@@ -214,13 +229,14 @@ public final class RouteRegistry: Sendable {
             }
             parentTable = table
         }
-        let snapshot = assembly.withLock { $0 }
+        let snapshot = withAssembly { $0 }
         let table = SealedTable(
             entries: snapshot.entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer, paths: snapshot.paths)
         return (table, Validator(table: table, assembly: snapshot).report())
     }
 
     private func buildEagerSingletons(in table: SealedTable) throws {
+        guard table.features.eagerSingletons else { return }
         for entry in table.entries where entry.scope.kind == .eagerSingleton {
             var resolver = Resolver(table: table)
             do {

@@ -5,19 +5,12 @@ import Synchronization
 @usableFromInline
 final class SealedTable: @unchecked Sendable {
     // @unchecked: built completely before it is published, never mutated afterwards.
-    @usableFromInline
-    struct Bucket {
-        @usableFromInline let id: KeyID
-        /// The registration a single lookup gets: the only one, or the default; nil when ambiguous.
-        @usableFromInline let primary: AnyEntry?
-        let all: [AnyEntry]
-    }
 
-    let buckets: [Bucket]
-    /// The buckets' keys and primaries in arrays of their own, so that a probe copies nothing it does
-    /// not compare or return.
+    /// The keys of the buckets, one bucket per distinct key in the order keys were first registered; a
+    /// probe compares only these.
     @usableFromInline let keys: ContiguousArray<KeyID>
-    /// The primaries, unretained: `buckets` keeps them alive as long as the table lives, and a lookup that
+    /// Each bucket's primary, the registration a single lookup gets: the only one, or the default; nil
+    /// when ambiguous. Unretained: `entries` keeps them alive as long as the table lives, and a lookup that
     /// borrows them writes nothing to their reference counts, which several threads would fight over.
     @usableFromInline let primaries: ContiguousArray<Unmanaged<AnyEntry>?>
     @usableFromInline let slots: ContiguousArray<Int32>
@@ -25,7 +18,15 @@ final class SealedTable: @unchecked Sendable {
     @usableFromInline let maxDepth: Int
     let parent: SealedTable?
     let entries: [AnyEntry]
+    /// The registrations grouped by bucket, each bucket's in registration order: see ``members(ofBucket:)``.
+    /// When no key has two registrations this is `entries` itself, and bucket `b` holds `entries[b]`.
+    private let grouped: [AnyEntry]
+    /// Where each bucket starts in `grouped`, followed by the end of the last; empty when no key has two
+    /// registrations (then every bucket holds one, at its own index).
+    private let starts: [Int32]
     let identifiers: [String: AnyEntry]
+    /// What this table's registrations (not its parents') use.
+    let features: Features
     @usableFromInline let tracer: Tracer?
 
     /// Whether a trace handler is installed now.
@@ -36,6 +37,26 @@ final class SealedTable: @unchecked Sendable {
     /// For an override layer: the layer's own copies of the shared registrations beneath it.
     @usableFromInline let redirect: [ObjectIdentifier: AnyEntry]
 
+    /// What a table's registrations use, noted while building it, so that sealing skips the checks and
+    /// steps that would find nothing to look at.
+    struct Features {
+        /// Some registration has an identifier.
+        var identifiers = false
+        /// Some registration is a module whose configuration sealing checks.
+        var configurations = false
+        /// Some registration declares dependencies (explicitly or through its injections).
+        var dependencies = false
+        /// Some registration is exclusive.
+        var exclusive = false
+        /// Some registration has a scope other than transient, graph or singleton (which async factories
+        /// do not support).
+        var otherScopes = false
+        /// Some registration is an eager singleton.
+        var eagerSingletons = false
+    }
+
+    /// Builds the table in one pass over `entries` when no key is registered twice (the common case), with
+    /// no hashing beyond ``KeyID/fastHash`` and no per-key allocation.
     init(
         entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil, paths: [PathRoute] = [],
         redirect: [ObjectIdentifier: AnyEntry] = [:]
@@ -46,38 +67,133 @@ final class SealedTable: @unchecked Sendable {
         self.tracer = tracer ?? parent?.tracer
         self.parent = parent
         self.maxDepth = maxDepth
-        var grouped: [KeyID: [AnyEntry]] = [:]
-        var order: [KeyID] = []
-        for entry in entries {
-            if grouped[entry.id] == nil { order.append(entry.id) }
-            grouped[entry.id, default: []].append(entry)
-        }
-        var buckets: [Bucket] = []
-        buckets.reserveCapacity(order.count)
-        for id in order {
-            let all = grouped[id] ?? []
-            let defaults = all.filter { $0.isDefault }
-            let primary: AnyEntry? = all.count == 1 ? all[0] : (defaults.count == 1 ? defaults[0] : nil)
-            buckets.append(Bucket(id: id, primary: primary, all: all))
-        }
-        var capacity = 8
-        while capacity < buckets.count * 2 { capacity <<= 1 }
+        let count = entries.count
+        var capacity = Self.capacity(for: count)
         var slots = ContiguousArray<Int32>(repeating: -1, count: capacity)
-        for (index, bucket) in buckets.enumerated() {
-            var slot = bucket.id.fastHash & (capacity - 1)
-            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
-            slots[slot] = Int32(index)
+        var keys = ContiguousArray<KeyID>()
+        keys.reserveCapacity(count)
+        // The bucket of each entry; left empty while no key has repeated, when bucket `i` is entry `i`.
+        var bucketOf: [Int32] = []
+        var identifiers: [String: AnyEntry] = [:]
+        var features = Features()
+        var primaries = ContiguousArray<Unmanaged<AnyEntry>?>()
+        primaries.reserveCapacity(count)
+        // Indices rather than `enumerated()`, which would retain and release every entry.
+        for position in entries.indices {
+            let entry = entries[position]
+            if let identifier = entry.identifier {
+                features.identifiers = true
+                if identifiers[identifier] == nil { identifiers[identifier] = entry }
+            }
+            if entry.configurationConforms != nil { features.configurations = true }
+            if !entry.dependencies.isEmpty { features.dependencies = true }
+            if entry.isExclusive { features.exclusive = true }
+            switch entry.scope.kind {
+            case .transient, .graph, .singleton: break
+            case .eagerSingleton:
+                features.otherScopes = true
+                features.eagerSingletons = true
+            case .weakSingleton, .custom: features.otherScopes = true
+            }
+            let id = entry.id
+            var slot = id.fastHash & (capacity - 1)
+            var bucket = -1
+            while true {
+                let index = Int(slots[slot])
+                if index < 0 { break }
+                if keys[index] == id {
+                    bucket = index
+                    break
+                }
+                slot = (slot + 1) & (capacity - 1)
+            }
+            if bucket < 0 {
+                bucket = keys.count
+                slots[slot] = Int32(truncatingIfNeeded: bucket)
+                keys.append(id)
+                // The primary while the key has one registration; repeated keys are settled below.
+                primaries.append(Unmanaged.passUnretained(entry))
+            }
+            if bucketOf.isEmpty && bucket != position {
+                // The first repeated key: record the identity mapping so far.
+                bucketOf.reserveCapacity(count)
+                for earlier in 0..<position { bucketOf.append(Int32(truncatingIfNeeded: earlier)) }
+            }
+            if !bucketOf.isEmpty { bucketOf.append(Int32(truncatingIfNeeded: bucket)) }
         }
-        self.buckets = buckets
-        self.keys = ContiguousArray(buckets.map { $0.id })
-        self.primaries = ContiguousArray(buckets.map { $0.primary.map(Unmanaged.passUnretained) })
+        if bucketOf.isEmpty {
+            self.grouped = entries
+            self.starts = []
+        } else {
+            let (grouped, starts) = Self.group(entries, bucketOf: bucketOf, bucketCount: keys.count)
+            for bucket in keys.indices where starts[bucket + 1] - starts[bucket] > 1 {
+                let members = grouped[Int(starts[bucket])..<Int(starts[bucket + 1])]
+                primaries[bucket] = Self.primary(of: members).map(Unmanaged.passUnretained)
+            }
+            self.grouped = grouped
+            self.starts = starts
+            // Repeated keys make fewer buckets than entries: size the table for the buckets.
+            let wanted = Self.capacity(for: keys.count)
+            if wanted != capacity {
+                capacity = wanted
+                slots = ContiguousArray(repeating: -1, count: capacity)
+                for (index, id) in keys.enumerated() {
+                    var slot = id.fastHash & (capacity - 1)
+                    while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+                    slots[slot] = Int32(truncatingIfNeeded: index)
+                }
+            }
+        }
+        self.keys = keys
+        self.primaries = primaries
         self.slots = slots
         self.mask = capacity - 1
-        var identifiers: [String: AnyEntry] = [:]
-        for entry in entries {
-            if let identifier = entry.identifier, identifiers[identifier] == nil { identifiers[identifier] = entry }
-        }
         self.identifiers = identifiers
+        self.features = features
+    }
+
+    /// The slot count for `buckets` buckets: a power of two, at least 8, at most half full.
+    private static func capacity(for buckets: Int) -> Int {
+        var capacity = 8
+        while capacity < buckets * 2 { capacity <<= 1 }
+        return capacity
+    }
+
+    /// `entries` ordered by bucket (stably), and where each bucket starts, followed by the end.
+    private static func group(
+        _ entries: [AnyEntry], bucketOf: [Int32], bucketCount: Int
+    ) -> (grouped: [AnyEntry], starts: [Int32]) {
+        var starts = [Int32](repeating: 0, count: bucketCount + 1)
+        for bucket in bucketOf { starts[Int(bucket) + 1] += 1 }
+        for bucket in 0..<bucketCount { starts[bucket + 1] += starts[bucket] }
+        var next = starts
+        var order = [Int](repeating: 0, count: entries.count)
+        for (position, bucket) in bucketOf.enumerated() {
+            order[Int(next[Int(bucket)])] = position
+            next[Int(bucket)] += 1
+        }
+        return (order.map { entries[$0] }, starts)
+    }
+
+    /// The registration a single lookup gets among one key's: the only one, or the only default.
+    private static func primary(of members: ArraySlice<AnyEntry>) -> AnyEntry? {
+        if members.count == 1 { return members.first }
+        var found: AnyEntry?
+        var defaults = 0
+        for member in members where member.isDefault {
+            defaults += 1
+            found = member
+        }
+        return defaults == 1 ? found : nil
+    }
+
+    /// Whether some key has more than one registration in this table (not its parents).
+    var hasRepeatedKeys: Bool { !starts.isEmpty }
+
+    /// The registrations of bucket `index` (an index into `keys`), in registration order.
+    func members(ofBucket index: Int) -> ArraySlice<AnyEntry> {
+        if starts.isEmpty { return grouped[index..<index + 1] }
+        return grouped[Int(starts[index])..<Int(starts[index + 1])]
     }
 
     /// The bucket index for `id` in this table (not its parents).
@@ -130,7 +246,7 @@ final class SealedTable: @unchecked Sendable {
     func allEntries(for id: KeyID) -> [AnyEntry] {
         let inherited = (parent?.allEntries(for: id) ?? []).map { redirect[ObjectIdentifier($0)] ?? $0 }
         guard let index = bucketIndex(id) else { return inherited }
-        return inherited + buckets[index].all
+        return inherited + members(ofBucket: index)
     }
 
     func entry(identifier: String) -> AnyEntry? {
@@ -177,9 +293,9 @@ final class SealedTable: @unchecked Sendable {
         var seen: [KeyDescription] = []
         var table: SealedTable? = self
         while let current = table {
-            for bucket in current.buckets
-            where bucket.id.type == id.type && bucket.id.kind == id.kind && bucket.id != id {
-                if let key = bucket.all.first?.key, !seen.contains(key) { seen.append(key) }
+            for (index, other) in current.keys.enumerated()
+            where other.type == id.type && other.kind == id.kind && other != id {
+                if let key = current.members(ofBucket: index).first?.key, !seen.contains(key) { seen.append(key) }
             }
             table = current.parent
         }

@@ -3,18 +3,23 @@ struct Validator {
     let table: SealedTable
     let assembly: RouteRegistry.Assembly?
 
+    /// Every problem found. Checks that would find nothing to look at (see ``SealedTable/Features``) are
+    /// skipped rather than run over every registration.
     func report() -> ValidationReport {
+        let features = table.features
         var problems: [RouteError] = []
-        problems += duplicateIdentifiers()
-        problems += configurationMismatches()
-        problems += ambiguousDefaults()
-        problems += declaredDependencyProblems()
-        problems += initializerCycles()
-        problems += captiveDependencies()
+        if features.identifiers { problems += duplicateIdentifiers() }
+        if features.configurations { problems += configurationMismatches() }
+        if table.hasRepeatedKeys { problems += ambiguousDefaults() }
+        if features.dependencies {
+            problems += declaredDependencyProblems()
+            problems += initializerCycles()
+            problems += captiveDependencies()
+        }
         problems += missingModules()
-        problems += unsupportedAsyncScopes()
-        problems += exclusiveViolations()
-        problems += pathProblems()
+        if features.otherScopes { problems += unsupportedAsyncScopes() }
+        if features.exclusive { problems += exclusiveViolations() }
+        if !table.paths.isEmpty { problems += pathProblems() }
         return ValidationReport(problems: problems)
     }
 
@@ -49,14 +54,15 @@ struct Validator {
     }
 
     private func ambiguousDefaults() -> [RouteError] {
-        table.buckets.compactMap { bucket in
-            let defaults = bucket.all.filter { $0.isDefault }
+        table.keys.indices.compactMap { bucket in
+            let members = table.members(ofBucket: bucket)
+            guard members.count > 1, let first = members.first else { return nil }
+            let defaults = members.filter { $0.isDefault }
             guard defaults.count > 1 else { return nil }
             let names = defaults.map { "\($0.destinationType) from \($0.owner)" }.joined(separator: ", ")
             return RouteError(
-                .ambiguousRegistration, key: bucket.id == bucket.all[0].id ? bucket.all[0].key.full : "?",
-                reason:
-                    "\(bucket.all[0].key.full) has \(defaults.count) registrations marked as the default: \(names).",
+                .ambiguousRegistration, key: table.keys[bucket] == first.id ? first.key.full : "?",
+                reason: "\(first.key.full) has \(defaults.count) registrations marked as the default: \(names).",
                 hint: "Mark exactly one as the default.")
         }
     }
@@ -132,7 +138,10 @@ struct Validator {
             state[id] = 2
         }
 
-        for entry in table.entries where state[ObjectIdentifier(entry)] == nil {
+        // A registration with no initializer dependency closes no cycle and leads nowhere: starting from
+        // one would only mark it visited.
+        for entry in table.entries
+        where entry.dependencies.contains(where: { $0.kind == .initializer }) && state[ObjectIdentifier(entry)] == nil {
             visit(entry)
         }
         return problems
@@ -207,7 +216,7 @@ struct Validator {
 
     private func unsupportedAsyncScopes() -> [RouteError] {
         table.entries.compactMap { entry in
-            guard entry.isAsync, ![.transient, .graph, .singleton].contains(entry.scope.kind) else { return nil }
+            guard ![.transient, .graph, .singleton].contains(entry.scope.kind), entry.isAsync else { return nil }
             return RouteError(
                 .asyncOnly, key: entry.key.full,
                 reason:
