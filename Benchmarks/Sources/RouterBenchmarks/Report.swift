@@ -15,19 +15,23 @@ struct ScenarioResult {
     let stats: [Variant.Name: Stats]
     /// s4: the Router's s1 median, which s4 must stay within 10 % of.
     var reference: Double?
+    /// For s4: s1's own router figure, measured before the large registries existed.
+    var earlierReference: Double?
     var isRatio = false
     var note: String?
     /// s6: whether the Router built exactly one A with b.a === a.
     var routerCorrect = true
 
     init(
-        id: String, title: String, stats: [Variant.Name: Stats], reference: Double? = nil, isRatio: Bool = false,
+        id: String, title: String, stats: [Variant.Name: Stats], reference: Double? = nil,
+        earlierReference: Double? = nil, isRatio: Bool = false,
         note: String? = nil, routerCorrect: Bool = true
     ) {
         self.id = id
         self.title = title
         self.stats = stats
         self.reference = reference
+        self.earlierReference = earlierReference
         self.isRatio = isRatio
         self.note = note
         self.routerCorrect = routerCorrect
@@ -117,7 +121,11 @@ func printReport(_ results: [ScenarioResult], quick: Bool, seconds: Double, chec
     for result in results {
         if let note = result.note { print("\(result.id): \(note)") }
         if let reference = result.reference, let router = result.stats[.router]?.median {
-            print("\(result.id): router \(formatNanos(router)) vs s1 router \(formatNanos(reference)) (\(formatRatio(router / reference)))")
+            let ratio = formatRatio(router / reference)
+            let earlier = result.earlierReference.map { "; s1's own run, before them: \(formatNanos($0))" } ?? ""
+            print(
+                "\(result.id): router \(formatNanos(router)) vs the s1 registry measured right after it "
+                    + "\(formatNanos(reference)) (\(ratio))\(earlier)")
         }
     }
     print("")
