@@ -47,8 +47,10 @@ final class Tracer: Sendable {
         }
     }
 
+    /// Hands `step` to the handler; lookups the handler makes are not traced and do not call it again.
     func emit(_ step: ResolutionStep) {
-        current?(step)
+        guard let handler = current else { return }
+        ThreadContext.current.callHandler { handler(step) }
     }
 }
 

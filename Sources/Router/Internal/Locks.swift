@@ -49,11 +49,3 @@ final class Locked<State>: @unchecked Sendable {
         return try body(&state)
     }
 }
-
-/// The one lock under which shared instances (singletons, weak singletons, custom-scope instances) are
-/// built. It is recursive, so a factory may look up another shared instance, or make a lookup of its
-/// own, on the same thread; and it is one lock, so two threads building two singletons that need each
-/// other cannot take locks in opposite orders and deadlock. Reads of built instances never take it.
-enum CreationLock {
-    static let shared = PThreadMutex(recursive: true)
-}

@@ -38,7 +38,7 @@ struct KeyID: Hashable, Sendable {
         switch qualifier {
         case .none: break
         case .tag(let tag): bits ^= UInt(bitPattern: tag) &* 0x9E37_79B9
-        case .name(let name): bits ^= UInt(name.number) &* 0xD6E8_FEB8_6659_FD93
+        case .name(let name): bits ^= UInt(truncatingIfNeeded: name.number) &* 0xD6E8_FEB8_6659_FD93
         }
         bits = (bits ^ (bits >> 29)) &* 0xBF58_476D_1CE4_E5B9
         return Int(bitPattern: bits ^ (bits >> 32))
@@ -54,10 +54,20 @@ struct KeyDescription: Sendable, Hashable {
     let qualifier: KeyID.Qualifier
     /// The tag type, named only when the description is read.
     let tag: Any.Type?
+    /// The name of a named key, as written.
+    let name: String?
+
+    init(kind: KeyID.Kind, type: Any.Type, qualifier: KeyID.Qualifier, tag: Any.Type?, name: String? = nil) {
+        self.kind = kind
+        self.type = type
+        self.qualifier = qualifier
+        self.tag = tag
+        self.name = name
+    }
 
     /// The full key as a user would write it, e.g. `RoutableService<Engine>[tag: Diesel]`.
     var full: String {
-        let suffix = TypeName.qualifierSuffix(qualifier, tag: tag)
+        let suffix = TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
         switch kind {
         case .service: return "RoutableService<\(TypeName.of(type))>\(suffix)"
         case .module: return "RoutableServiceModule<\(TypeName.of(type))>\(suffix)"
@@ -66,7 +76,7 @@ struct KeyDescription: Sendable, Hashable {
 
     /// The short name used in resolution paths, e.g. `Engine`.
     var short: String {
-        TypeName.short(type) + TypeName.qualifierSuffix(qualifier, tag: tag)
+        TypeName.short(type) + TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
@@ -96,44 +106,33 @@ enum TypeName {
         return name
     }
 
-    static func qualifierSuffix(_ qualifier: KeyID.Qualifier, tag: Any.Type?) -> String {
+    static func qualifierSuffix(_ qualifier: KeyID.Qualifier, tag: Any.Type?, name: String?) -> String {
         switch qualifier {
         case .none: return ""
         case .tag: return "[tag: \(tag.map { String(describing: $0) } ?? "?")]"
-        case .name(let name): return "[\"\(name.text)\"]"
+        case .name: return "[\"\(name ?? "?")\"]"
         }
     }
 }
 
-/// A string key name, interned: equal names get the same number for the life of the process, so a
-/// named key stays a plain value and its lookup never hashes the string again.
+/// A string key name, as a 64-bit hash of its UTF-8 bytes: making a named key takes no lock and grows no
+/// table, and the key stays a plain value that compares in one instruction.
+///
+/// The name's text travels beside it (in the key and the registration) for messages. Two different names
+/// of one protocol share a hash with a chance of about one in 2⁶⁴ per pair, and even then a lookup could
+/// only reach another registration of the same protocol, never a value of another type.
 @usableFromInline
 struct KeyName: Hashable, Sendable {
-    @usableFromInline let number: UInt32
+    @usableFromInline let number: UInt64
 
-    private static let table = Locked(Interned())
-
-    private struct Interned {
-        var numbers: [String: UInt32] = [:]
-        var texts: [String] = []
-    }
-
-    /// The name's number, assigning the next one the first time the process sees `text`.
+    /// The name's hash (FNV-1a, 64 bits).
     @usableFromInline
     init(_ text: String) {
-        number = Self.table.withLock { interned in
-            if let known = interned.numbers[text] { return known }
-            let next = UInt32(truncatingIfNeeded: interned.texts.count)
-            interned.texts.append(text)
-            interned.numbers[text] = next
-            return next
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
         }
-    }
-
-    /// The name as it was written.
-    var text: String {
-        Self.table.withLock { interned in
-            Int(number) < interned.texts.count ? interned.texts[Int(number)] : "#\(number)"
-        }
+        number = hash
     }
 }

@@ -14,25 +14,35 @@
 /// let engine = try registry.makeDestination(to: .engine)   // any Engine
 /// ```
 ///
-/// `init(declaring:)` is the declaration itself: call it only inside such an extension.
+/// `init(declaring:)` is the declaration itself: call it only inside such an extension. The key's
+/// identity is its static `Destination` type, whatever metatype value is passed, so a key can never
+/// reach a registration of another type.
 public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let id: KeyID
     /// The tag type, kept so that messages can name it; naming it on every lookup would be costly.
     @usableFromInline let tag: Any.Type?
+    /// The name of a named key, kept for messages (the identity holds only its hash).
+    @usableFromInline let name: String?
 
     /// Declares `destination` routable and makes its key. Call it only inside the declaring extension.
     ///
-    /// - Parameter destination: The protocol the key serves, written as `(any Engine).self`.
+    /// - Parameter destination: The protocol the key serves, written as `(any Engine).self`. Only its
+    ///   static type counts: a subclass metatype passed for a class `Destination` still declares
+    ///   `Destination`.
     @inlinable
     public init(declaring destination: Destination.Type) {
-        self.id = KeyID(type: ObjectIdentifier(destination), kind: .service)
+        // The static type, never the value: `unsafeDowncast` on the lookup path relies on a key of
+        // `Destination` reaching only registrations made for `Destination` (see `Entry.borrow`).
+        self.id = KeyID(type: ObjectIdentifier(Destination.self), kind: .service)
         self.tag = nil
+        self.name = nil
     }
 
     @inlinable
-    init(id: KeyID, tag: Any.Type?) {
+    init(id: KeyID, tag: Any.Type?, name: String? = nil) {
         self.id = id
         self.tag = tag
+        self.name = name
     }
 
     /// The same key narrowed to registrations that carry the tag type `tag`.
@@ -54,14 +64,14 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
     /// - Returns: A key that reaches only the registrations made with the same name.
     @inlinable
     public func named(_ name: String) -> Self {
-        Self(id: KeyID(type: id.type, kind: .service, qualifier: .name(KeyName(name))), tag: nil)
+        Self(id: KeyID(type: id.type, kind: .service, qualifier: .name(KeyName(name))), tag: nil, name: name)
     }
 
     /// The key as it reads in messages, for example `RoutableService<any Engine>[tag: Diesel]`.
     public var description: String { keyDescription.full }
 
     var keyDescription: KeyDescription {
-        KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag)
+        KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag, name: name)
     }
 
     /// Keys are equal when they reach the same registrations.

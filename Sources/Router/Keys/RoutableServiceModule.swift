@@ -26,7 +26,8 @@ public struct RoutableServiceModule<Configuration, Destination>: Sendable, Hasha
     ///   - destination: The protocol of what the module makes.
     @inlinable
     public init(declaring configuration: Configuration.Type, making destination: Destination.Type) {
-        self.id = KeyID(type: ObjectIdentifier(configuration), kind: .module)
+        // The static type, never the value (see `RoutableService.init(declaring:)`).
+        self.id = KeyID(type: ObjectIdentifier(Configuration.self), kind: .module)
     }
 
     /// The key as it reads in messages, for example `RoutableServiceModule<any CartModuleConfig>`.

@@ -44,14 +44,7 @@ extension RouteRegistry {
     /// - Returns: The destination, as the set's common protocol.
     /// - Throws: ``RouteError``, as for the chosen key.
     public func makeDestination<Destination>(to key: SwitchableService<Destination>) throws -> Destination {
-        do {
-            var resolver = Resolver(table: try table())
-            let made = try key.make(&resolver)
-            try resolver.finish()
-            return made
-        } catch {
-            throw report(error)
-        }
+        try lookup { resolver in try key.make(&resolver) }
     }
 }
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A dependency built on first read, once, then kept.
 ///
 /// Inject a `Lazy` where a dependency is expensive or only sometimes needed, or to break a cycle made of
@@ -13,41 +11,40 @@ import Synchronization
 /// let rows = try database.value.query("…")
 /// ```
 ///
-/// The first read is a lookup of its own: the registry it came from builds the destination with its
-/// scope, and graph-scoped objects are not shared with the lookup that made the `Lazy`.
+/// Read while a lookup of the same registry runs on the thread (from a factory or a preparation), the
+/// value is built inside that lookup: graph-scoped objects are shared with it, and a cycle through the
+/// `Lazy` is a `circularDependency` error. Read afterwards, it is a lookup of its own that follows the
+/// destination's scope. Either way it is built once: concurrent first reads wait for the one that builds,
+/// and a failed build is not kept (the next read tries again).
 public final class Lazy<Destination> {
-    private let make: () throws -> Destination
-    private let state = Locked<Void>(())
-    private nonisolated(unsafe) var cached: Destination?
+    private let table: SealedTable
+    private let entry: Entry<Destination>
+    private let cell = SharedCell<Destination>()
 
-    init(make: @escaping () throws -> Destination) {
-        self.make = make
+    init(table: SealedTable, entry: Entry<Destination>) {
+        self.table = table
+        self.entry = entry
     }
 
     /// The destination, built on the first read. A failed build is not cached: the next read tries again.
     /// - Throws: ``RouteError`` when the build fails.
     public var value: Destination {
         get throws {
-            var result: Destination?
-            try state.withLock { _ in
-                if cached == nil { cached = try make() }
-                result = cached
+            if let made = cell.instance { return made }
+            // `self` keeps the table alive for the whole lookup.
+            return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil) { resolver in
+                try resolver.buildOnce(entry, in: cell)
             }
-            guard let result else { throw RouteError(.factoryFailed, key: "Lazy", reason: "Internal error.") }
-            return result
         }
     }
 
     /// Whether the destination was built already.
-    public var isBuilt: Bool {
-        var built = false
-        state.withLock { _ in built = cached != nil }
-        return built
-    }
+    public var isBuilt: Bool { cell.isPublished }
 }
 
-// @unchecked: `cached` is read and written only inside `state`'s lock, and `make` only reads immutable,
-// Sendable registry state; a Sendable destination may then be handed to any thread.
+// @unchecked: every stored property is an immutable reference to a self-synchronising object (the table
+// and entry never change after sealing; the cell publishes its value once with a releasing store), and a
+// Sendable destination may then be handed to any thread.
 extension Lazy: @unchecked Sendable where Destination: Sendable {}
 
 /// Builds a new destination on each call, with the arguments the key's factory takes.
@@ -66,7 +63,8 @@ public struct Provider<Destination, each Argument>: Sendable {
         self.make = make
     }
 
-    /// Builds a destination, as a lookup of its own.
+    /// Builds a destination: inside the lookup running on this thread, if it is of the same registry;
+    /// otherwise as a lookup of its own.
     /// - Parameter argument: The arguments for the key's factory, if it takes any.
     /// - Returns: The destination, made or shared according to its scope.
     /// - Throws: ``RouteError`` when the build fails.
@@ -81,12 +79,7 @@ extension Resolver {
     /// - Returns: The lazy dependency.
     /// - Throws: ``RouteError`` when no router is registered for `key`.
     public mutating func lazy<Destination>(_ key: RoutableService<Destination>) throws -> Lazy<Destination> {
-        let entry = try entry(for: key)
-        let table = self.table
-        return Lazy {
-            var resolver = Resolver(table: table)
-            return try resolver.buildTopLevel(entry, configuration: nil)
-        }
+        Lazy(table: table, entry: try entry(for: key))
     }
 
     /// A ``Provider`` for `key` that takes no arguments.
@@ -95,7 +88,12 @@ extension Resolver {
     /// - Throws: ``RouteError`` when no router is registered for `key`.
     public mutating func provider<Destination>(_ key: RoutableService<Destination>) throws -> Provider<Destination> {
         let entry = try entry(for: key)
-        return Provider(make: Self.maker(entry, table: table))
+        let table = self.table
+        return Provider {
+            try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil) { resolver in
+                try withExtendedLifetime(table) { try resolver.build(entry) }
+            }
+        }
     }
 
     /// A ``Provider`` for a key registered with arguments.
@@ -112,19 +110,49 @@ extension Resolver {
         try checkTakesArguments(entry, given: ArgumentList(types: first, repeat (each Argument).self))
         let table = self.table
         return Provider { (head: First, tail: repeat each Argument) in
-            var resolver = Resolver(table: table)
-            return try resolver.buildTopLevel(
-                entry, configuration: nil, arguments: ArgumentList(head, repeat each tail))
+            let given = ArgumentList(head, repeat each tail)
+            return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil) { resolver in
+                try withExtendedLifetime(table) { try resolver.build(entry, input: given) }
+            }
         }
     }
 
-    static func maker<Destination>(
-        _ entry: Entry<Destination>, table: SealedTable
-    ) -> @Sendable () throws -> Destination {
-        {
-            var resolver = Resolver(table: table)
-            return try resolver.buildTopLevel(entry, configuration: nil)
+    /// Builds `entry` once for a `Lazy`: claims the lazy's cell in this lookup's creation transaction, so
+    /// a concurrent first read waits and a read during its own build is a cycle error.
+    mutating func buildOnce<Destination>(_ entry: Entry<Destination>, in cell: SharedCell<Destination>) throws
+        -> Destination
+    {
+        let transaction = state.transaction
+        switch try transaction.claim(cell, for: entry) {
+        case .published:
+            if let made = cell.instance { return made }
+            return try buildOnce(entry, in: cell)
+        case .inProgress(let provisional, let otherSide):
+            if let made = provisional as? Destination { return made }
+            throw inProgressError(entry, otherSide: otherSide)
+        case .claimed:
+            break
         }
+        let mark = graph?.pending.count ?? 0
+        let made: Destination
+        do {
+            made = try build(entry)
+            transaction.setProvisional { cell.provisional = made }
+        } catch {
+            transaction.abandon(cell)
+            throw error
+        }
+        let stateID = ObjectIdentifier(state)
+        if let graph, graph.pending.count > mark {
+            // Its preparations run in this lookup's drain: publish the value after them.
+            transaction.hold(
+                cell, queuedAfter: graph.pending.count, state: stateID, publish: { cell.publish(made) },
+                discard: { cell.discardProvisional() })
+        } else {
+            transaction.publish(
+                cell, state: stateID, publish: { cell.publish(made) }, discard: { cell.discardProvisional() })
+        }
+        return made
     }
 }
 
@@ -134,8 +162,7 @@ extension RouteRegistry {
     /// - Returns: The lazy dependency.
     /// - Throws: ``RouteError`` when the registry is not sealed or no router is registered for `key`.
     public func lazy<Destination>(_ key: RoutableService<Destination>) throws -> Lazy<Destination> {
-        var resolver = Resolver(table: try table())
-        return try resolver.lazy(key)
+        try lookup { resolver in try resolver.lazy(key) }
     }
 
     /// A ``Provider`` for `key`, for code outside factories.
@@ -143,8 +170,7 @@ extension RouteRegistry {
     /// - Returns: A provider that builds a destination on each call.
     /// - Throws: ``RouteError`` when the registry is not sealed or no router is registered for `key`.
     public func provider<Destination>(_ key: RoutableService<Destination>) throws -> Provider<Destination> {
-        var resolver = Resolver(table: try table())
-        return try resolver.provider(key)
+        try lookup { resolver in try resolver.provider(key) }
     }
 
     /// A ``Provider`` for a key registered with arguments, for code outside factories.
@@ -158,7 +184,6 @@ extension RouteRegistry {
     public func provider<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ rest: repeat (each Argument).Type
     ) throws -> Provider<Destination, First, repeat each Argument> {
-        var resolver = Resolver(table: try table())
-        return try resolver.provider(key, arguments: first, repeat (each Argument).self)
+        try lookup { resolver in try resolver.provider(key, arguments: first, repeat (each Argument).self) }
     }
 }

@@ -239,7 +239,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// and this initializer sets the fields itself rather than passing twenty arguments on to another.
     @usableFromInline
     init(
-        service id: KeyID, tag: Any.Type?, scope: Scope, order: Int, dependencies: [RouteDependency],
+        service id: KeyID, tag: Any.Type?, name: String?, scope: Scope, order: Int, dependencies: [RouteDependency],
         identifier: String?, isDefault: Bool, owner: String, injections: [Injection<Destination>],
         hasInjections: Bool, prepare: (@Sendable (Destination, inout Resolver) throws -> Void)?,
         didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?,
@@ -267,7 +267,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         }
         // The key's parts rather than the key: a `RoutableService<Destination>` argument would need its
         // metadata looked up here.
-        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag)
+        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag, name: name)
         super.init(
             id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
             isDefault: isDefault, destinationType: Destination.self, owner: owner,
@@ -283,7 +283,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// element type's metadata looked up.
     @usableFromInline
     init(
-        plainService id: KeyID, tag: Any.Type?, scope: Scope, order: Int, isDefault: Bool, owner: String,
+        plainService id: KeyID, tag: Any.Type?, name: String?, scope: Scope, order: Int, isDefault: Bool, owner: String,
         noInjections: [Injection<Destination>], factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) {
         // Unspecialized, like the general initializer: see the note there.
@@ -295,7 +295,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.singletonRef = cells.singletonRef
         self.weakCell = cells.weak
         self.extras = nil
-        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag)
+        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag, name: name)
         super.init(
             id: id, key: key, scope: scope, order: order, dependencies: [], identifier: nil, isDefault: isDefault,
             destinationType: Destination.self, owner: owner, needsPreparation: false, configurationConforms: nil,
@@ -340,7 +340,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     }
 
     override func buildErased(_ resolver: inout Resolver) throws -> Any {
-        try resolver.buildTopLevel(self, configuration: nil)
+        try resolver.build(self)
     }
 
     override var isAsync: Bool { asyncFactory != nil }

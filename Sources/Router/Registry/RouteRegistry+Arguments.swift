@@ -78,14 +78,11 @@ extension RouteRegistry {
     public func makeDestination<Destination, First, each Argument>(
         to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
     ) throws -> Destination {
-        do {
-            var resolver = Resolver(table: try table())
+        let given = ArgumentList(first, repeat each rest)
+        return try lookup { resolver in
             let entry = try resolver.entry(for: key)
-            let given = ArgumentList(first, repeat each rest)
             try resolver.checkTakesArguments(entry, given: given)
-            return try resolver.buildTopLevel(entry, configuration: nil, arguments: given)
-        } catch {
-            throw report(error)
+            return try resolver.build(entry, input: given)
         }
     }
 }

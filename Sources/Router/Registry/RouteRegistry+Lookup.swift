@@ -9,11 +9,8 @@ extension RouteRegistry {
     ///   factory or preparation failed, or an initializer-only cycle was found.
     @inlinable
     public func makeDestination<Destination>(to key: RoutableService<Destination>) throws -> Destination {
-        do {
-            return try Resolver.resolveTopLevel(key, in: tableRef() ?? Unmanaged.passUnretained(try tableSlow()))
-        } catch {
-            throw report(error)
-        }
+        if let tableRef = tableRef() { return try Resolver.resolveTopLevel(key, in: tableRef, reporting: self) }
+        return try lookup { resolver in try resolver.resolve(key) }
     }
 
     /// Makes the destination of a service key and runs the caller's preparation on it.
@@ -28,12 +25,8 @@ extension RouteRegistry {
     public func makeDestination<Destination>(
         to key: RoutableService<Destination>, preparation: (Destination) throws -> Void
     ) throws -> Destination {
-        do {
-            var resolver = Resolver(table: try table())
-            return try resolver.buildTopLevel(
-                try resolver.entry(for: key), configuration: nil, preparation: preparation)
-        } catch {
-            throw report(error)
+        try lookup { resolver in
+            try resolver.build(try resolver.entry(for: key), input: nil, preparation: preparation)
         }
     }
 
@@ -55,14 +48,7 @@ extension RouteRegistry {
         to key: RoutableServiceModule<Configuration, Destination>,
         configuring: (Configuration) throws -> Void
     ) throws -> Destination {
-        do {
-            var resolver = Resolver(table: try table())
-            let entry = try resolver.moduleEntry(for: key)
-            let configuration = try resolver.configure(entry, as: Configuration.self, configuring)
-            return try resolver.buildTopLevel(entry, configuration: configuration)
-        } catch {
-            throw report(error)
-        }
+        try makeConfigured(key, configuring: configuring)
     }
 
     /// Makes the destination of a service key, or returns nil when no router is registered for it.
@@ -84,14 +70,7 @@ extension RouteRegistry {
     /// - Returns: The destinations; empty when none is registered.
     /// - Throws: ``RouteError`` when a factory fails.
     public func makeDestinations<Destination>(to key: RoutableService<Destination>) throws -> [Destination] {
-        do {
-            var resolver = Resolver(table: try table())
-            let made = try resolver.resolveAll(key)
-            try resolver.finish()
-            return made
-        } catch {
-            throw report(error)
-        }
+        try lookup { resolver in try resolver.resolveAll(key) }
     }
 
     /// Makes the destination registered under a string identifier, checked against the type you ask for.
@@ -108,8 +87,8 @@ extension RouteRegistry {
     public func makeDestination<Destination>(
         identifier: String, as type: Destination.Type = Destination.self
     ) throws -> Destination {
-        do {
-            let table = try table()
+        try lookup { resolver in
+            let table = resolver.table
             guard let entry = table.entry(identifier: identifier) else {
                 let known = table.allIdentifiers
                 let hint =
@@ -120,7 +99,6 @@ extension RouteRegistry {
                     .unknownIdentifier, key: "\"\(identifier)\"",
                     reason: "No router is registered for the identifier \"\(identifier)\".", hint: hint)
             }
-            var resolver = Resolver(table: table)
             let made = try entry.buildErased(&resolver)
             guard let typed = made as? Destination else {
                 throw RouteError(
@@ -130,8 +108,49 @@ extension RouteRegistry {
                     hint: "It is registered as \(entry.key.full); ask for that protocol.")
             }
             return typed
+        }
+    }
+
+    // MARK: The door
+
+    /// Runs `body` as a lookup of this registry through the one door (``Resolver/lookup(in:reporting:_:)``):
+    /// joined to a lookup already running on this thread, or a new one that reports its failure to the
+    /// error handler (unless `reporting` is false: routes and paths report through their own path).
+    @inlinable
+    func lookup<Result>(reporting: Bool = true, _ body: (inout Resolver) throws -> Result) throws -> Result {
+        let reporter = reporting ? self : nil
+        if let tableRef = tableRef() { return try Resolver.lookup(in: tableRef, reporting: reporter, body) }
+        let table: SealedTable
+        do {
+            table = try tableSlow()
         } catch {
-            throw report(error)
+            throw reporting ? report(error) : error
+        }
+        return try withExtendedLifetime(table) {
+            try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: reporter, body)
+        }
+    }
+
+    /// Makes a module's destination: configured by `configuring`, built through the door; the
+    /// configuration's success or failure handler runs once the whole lookup has ended.
+    func makeConfigured<Configuration, Destination>(
+        _ key: RoutableServiceModule<Configuration, Destination>,
+        configuring: (Configuration) throws -> Void, preparation: (Destination) throws -> Void = { _ in },
+        reporting: Bool = true
+    ) throws -> Destination {
+        var configuration: ModuleConfiguration<Destination>?
+        do {
+            let made = try lookup(reporting: reporting) { resolver in
+                let entry = try resolver.moduleEntry(for: key)
+                let made = try resolver.configure(entry, as: Configuration.self, configuring)
+                configuration = made
+                return try resolver.build(entry, input: made, preparation: preparation)
+            }
+            configuration?.finish(.success(made))
+            return made
+        } catch let error as RouteError {
+            configuration?.finish(.failure(error))
+            throw error
         }
     }
 }

@@ -47,15 +47,18 @@ extension RouteRegistry {
             // A closure of its own, so that it captures and passes only what it uses.
             let id = key.id
             let tag = key.tag
+            let name = key.name
             try add { order, owner in
                 Entry(
-                    plainService: id, tag: tag, scope: scope, order: order, isDefault: isDefault, owner: owner,
+                    plainService: id, tag: tag, name: name, scope: scope, order: order, isDefault: isDefault,
+                    owner: owner,
                     noInjections: injections, factory: factory)
             }
         } else {
             try add { order, owner in
                 Entry(
-                    service: key.id, tag: key.tag, scope: scope, order: order, dependencies: dependencies,
+                    service: key.id, tag: key.tag, name: key.name, scope: scope, order: order,
+                    dependencies: dependencies,
                     identifier: identifier, isDefault: isDefault, owner: owner, injections: injections,
                     hasInjections: !injections.isEmpty, prepare: prepare, didFinish: didFinishPrepare, hooks: hooks,
                     isExclusive: exclusive, factory: factory)

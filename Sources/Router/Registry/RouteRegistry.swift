@@ -238,9 +238,10 @@ public final class RouteRegistry: Sendable {
     private func buildEagerSingletons(in table: SealedTable) throws {
         guard table.features.eagerSingletons else { return }
         for entry in table.entries where entry.scope.kind == .eagerSingleton {
-            var resolver = Resolver(table: table)
             do {
-                _ = try entry.buildErased(&resolver)
+                _ = try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil) { resolver in
+                    try entry.buildErased(&resolver)
+                }
             } catch let error as RouteError {
                 throw RouteError(
                     error.code, key: error.key, path: error.path,
@@ -277,9 +278,9 @@ public final class RouteRegistry: Sendable {
             hint: "Call seal() after loading every module, or make the registry with RouteRegistry(modules:).")
     }
 
+    /// Hands an error to the error handler (unless a handler is running on this thread) and returns it.
     @usableFromInline
     func report(_ error: any Error) -> any Error {
-        if let routeError = error as? RouteError, let handler = errorHandler { handler(routeError) }
-        return error
+        ThreadContext.current.report(error, to: self)
     }
 }

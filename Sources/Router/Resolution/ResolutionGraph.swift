@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The heap state of one top-level lookup, made only when the lookup needs it: a preparation to run,
 /// a graph-scoped or shared instance, or a route's hooks. A lookup that only builds transient objects
 /// never makes one.
@@ -56,11 +48,6 @@ final class ResolutionGraph {
     /// The graph-scoped objects of this lookup: their registration, and their index in `instances`.
     @exclusivity(unchecked) @usableFromInline var graphScoped = GraphStack<(entry: ObjectIdentifier, instance: Int32)>(
         capacity: 4)
-    /// Shared instances built in this lookup and not yet published: publish each when every preparation
-    /// has run, or discard each when the lookup fails.
-    @exclusivity(unchecked) var publications: [(publish: () -> Void, discard: () -> Void, queuedAfter: Int)] = []
-    /// How many pending preparations the top-level drain has run to completion.
-    @exclusivity(unchecked) var completed = 0
     @exclusivity(unchecked) @usableFromInline var pending = GraphStack<Pending>(capacity: 8)
 
     @usableFromInline
@@ -79,14 +66,11 @@ final class ResolutionGraph {
         graphScoped.removeSuffix(from: 0)
         instances.removeSuffix(from: 0)
         pending.removeSuffix(from: 0)
-        if !publications.isEmpty { publications.removeAll(keepingCapacity: true) }
-        completed = 0
     }
 
     /// Whether the graph's storage is small enough to keep for the next lookup on this thread.
     var isWorthKeeping: Bool {
         nodes.capacity <= 256 && instances.capacity <= 256 && pending.capacity <= 256 && graphScoped.capacity <= 64
-            && publications.capacity <= 64
     }
 
     @inlinable
@@ -135,11 +119,6 @@ final class ResolutionGraph {
     }
 }
 
-/// Thrown inside a shared instance's preparations when one needs an object that an enclosing factory is
-/// still building: the preparation moves to the enclosing lookup's queue, and the shared instance is
-/// published once it has run. Never escapes a lookup.
-struct DeferToEnclosingLookup: Error {}
-
 /// One running factory, kept on the call stack: the chain of frames is the lookup's path while no
 /// graph exists, and becomes the graph's first nodes when one is made.
 @usableFromInline
@@ -155,42 +134,5 @@ struct Frame {
         self.entry = Unmanaged.passUnretained(entry)
         self.parent = parent
         self.node = node
-    }
-}
-
-/// One spare graph per thread, so that lookups that need a graph (cycles, preparations, graph scope) do
-/// not allocate the graph and its arrays each time. A resolver takes the spare when it starts a graph and
-/// gives it back, emptied, when it ends; a nested lookup that finds no spare makes its own.
-@usableFromInline
-enum GraphPool {
-    private static let key: pthread_key_t? = {
-        var key = pthread_key_t()
-        let made = pthread_key_create(&key) { spare in
-            guard let spare else { return }
-            Unmanaged<ResolutionGraph>.fromOpaque(spare).release()
-        }
-        return made == 0 ? key : nil
-    }()
-
-    /// This thread's spare graph, or a new one; owned (+1) by the caller.
-    static func take() -> Unmanaged<ResolutionGraph> {
-        if let key, let spare = pthread_getspecific(key) {
-            pthread_setspecific(key, nil)
-            return Unmanaged.fromOpaque(spare)
-        }
-        return Unmanaged.passRetained(ResolutionGraph())
-    }
-
-    /// Takes back a graph (+1) at the end of a lookup: it becomes this thread's spare, or is released.
-    @usableFromInline
-    static func recycle(_ graph: Unmanaged<ResolutionGraph>) {
-        let keep = graph._withUnsafeGuaranteedRef { graph in
-            graph.reset()
-            return graph.isWorthKeeping
-        }
-        if keep, let key, pthread_getspecific(key) == nil, pthread_setspecific(key, graph.toOpaque()) == 0 {
-            return
-        }
-        graph.release()
     }
 }

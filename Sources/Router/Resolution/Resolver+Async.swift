@@ -9,17 +9,41 @@ extension Resolver {
         try await buildAsync(entry(for: key))
     }
 
+    /// Builds `entry` in an async lookup: an async factory with `await`; a plain one exactly as a
+    /// synchronous lookup would, as a synchronous segment of this lookup.
     mutating func buildAsync<Destination>(_ entry: Entry<Destination>) async throws -> Destination {
-        guard let asyncFactory = entry.asyncFactory else { return try build(entry) }
-        if let cell = entry.singleton, let made = cell.instance { return made }
-        if let existing = try existingInstance(entry, startingGraph: true) { return existing }
+        guard let asyncFactory = entry.asyncFactory else {
+            return try synchronously { resolver in try resolver.build(entry) }
+        }
+        if let made = entry.builtSingleton { return made }
+        if let existing = try synchronously({ resolver in try resolver.existingInstance(entry, startingGraph: true) }) {
+            return existing
+        }
         guard let cell = entry.asyncCell else { return try await constructAsync(entry, asyncFactory) }
-        return try await cell.getOrCreate {
+        let here = pathTo(entry.key.short)
+        let made = try await cell.getOrCreate(by: state.transaction, entry: entry, path: here) {
             let mark = graph?.pending.count ?? 0
             let made = try await constructAsync(entry, asyncFactory)
-            try drain(from: mark)
+            try synchronously { resolver in try resolver.drain(from: mark) }
             return made
         }
+        // Also into the registration's singleton cell: later lookups, synchronous ones and override layers
+        // see it as built.
+        if let singleton = entry.singleton, !singleton.isPublished {
+            CreationCoordinator.withLock { if !singleton.isPublished { singleton.publish(made) } }
+        }
+        return made
+    }
+
+    /// Runs a synchronous part of an async lookup on the current thread: a lookup the registry starts
+    /// from inside it joins this one, and the depth guard measures this thread's stack.
+    mutating func synchronously<Result>(_ body: (inout Resolver) throws -> Result) throws -> Result {
+        let context = ThreadContext.current
+        let outer = context.running
+        state.stackLimit = context.stackLimit
+        context.running = state
+        defer { context.running = outer }
+        return try body(&self)
     }
 
     /// As `construct`, with an async factory.
@@ -41,8 +65,8 @@ extension Resolver {
         } catch {
             throw wrap(error, entry, stage: "factory")
         }
-        constructions &+= 1
-        lastConstructed = ObjectIdentifier(entry)
+        state.constructions &+= 1
+        state.lastConstructed = ObjectIdentifier(entry)
         record(made, entry, node: frame.pointee.node)
         return made
     }
@@ -111,13 +135,24 @@ extension RouteRegistry {
     public func makeDestinationAsync<Destination>(
         to key: RoutableService<Destination>
     ) async throws -> Destination {
+        let table: SealedTable
         do {
-            var resolver = Resolver(table: try table())
-            resolver.publishesAtEnd = false  // a lock must not be held across await
+            table = try self.table()
+        } catch {
+            throw report(error)
+        }
+        // An async lookup's state is its own (it moves with the task between threads); `table` is kept
+        // alive by this frame until the lookup ends.
+        let state = LookupState(
+            tableRef: Unmanaged.passUnretained(table), stackLimit: ThreadContext.current.stackLimit, isAsync: true)
+        var resolver = Resolver(state: state)
+        defer { withExtendedLifetime((table, state)) {} }
+        do {
             let made = try await resolver.buildAsync(try resolver.entry(for: key))
-            try resolver.finish()
+            try resolver.synchronously { resolver in try resolver.finishLookup() }
             return made
         } catch {
+            resolver.failLookup(error)
             throw report(error)
         }
     }

@@ -150,9 +150,4 @@ extension Resolver {
         return made
     }
 
-    /// Queues a preparation for the object whose factory is running now.
-    mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
-        if graph == nil { startGraph() }
-        graph?.pending.append(.init(node: current, run: run))
-    }
 }

@@ -303,13 +303,13 @@ extension RouteRegistry {
     /// - Returns: An unrouted route.
     /// - Throws: ``RouteError`` when the registry is not sealed or no router serves `key`.
     public func route<Destination>(to key: RoutableService<Destination>) throws -> Route<Destination> {
-        var resolver = Resolver(table: try table())
-        let entry = try resolver.entry(for: key)
+        let entry = try lookup(reporting: false) { resolver in try resolver.entry(for: key) }
         return Route(
             registry: self, key: key.keyDescription.full,
             make: { [self] preparation in
-                var resolver = Resolver(table: try table())
-                return try resolver.buildTopLevel(entry, configuration: nil, preparation: preparation)
+                try lookup(reporting: false) { resolver in
+                    try resolver.build(entry, input: nil, preparation: preparation)
+                }
             },
             hooks: { moment, destination in entry.hooks.fire(moment, destination) })
     }
@@ -324,14 +324,11 @@ extension RouteRegistry {
         to key: RoutableServiceModule<Configuration, Destination>,
         configuring: @escaping (Configuration) throws -> Void
     ) throws -> Route<Destination> {
-        var resolver = Resolver(table: try table())
-        let entry = try resolver.moduleEntry(for: key)
+        let entry = try lookup(reporting: false) { resolver in try resolver.moduleEntry(for: key) }
         return Route(
             registry: self, key: key.keyDescription.full,
             make: { [self] preparation in
-                var resolver = Resolver(table: try table())
-                let configuration = try resolver.configure(entry, as: Configuration.self, configuring)
-                return try resolver.buildTopLevel(entry, configuration: configuration, preparation: preparation)
+                try makeConfigured(key, configuring: configuring, preparation: preparation, reporting: false)
             },
             hooks: { moment, destination in entry.hooks.fire(moment, destination) })
     }

@@ -34,11 +34,11 @@ extension RouteRegistry {
             PathRoute(
                 pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
                 make: { registry, parameters, preparing in
-                    var resolver = Resolver(table: try registry.table())
-                    let entry = try resolver.entry(for: key)
-                    return try resolver.buildTopLevel(entry, configuration: nil) { destination in
-                        try preparation(destination, parameters)
-                        try preparing(destination)
+                    try registry.lookup(reporting: false) { resolver in
+                        try resolver.build(try resolver.entry(for: key), input: nil) { destination in
+                            try preparation(destination, parameters)
+                            try preparing(destination)
+                        }
                     }
                 },
                 hook: { registry, moment, value in
@@ -72,14 +72,9 @@ extension RouteRegistry {
             PathRoute(
                 pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
                 make: { registry, parameters, preparing in
-                    var resolver = Resolver(table: try registry.table())
-                    let entry = try resolver.moduleEntry(for: key)
-                    let configuration = try resolver.configure(entry, as: Configuration.self) { config in
-                        try configuring(config, parameters)
-                    }
-                    return try resolver.buildTopLevel(entry, configuration: configuration) { destination in
-                        try preparing(destination)
-                    }
+                    try registry.makeConfigured(
+                        key, configuring: { config in try configuring(config, parameters) },
+                        preparation: { destination in try preparing(destination) }, reporting: false)
                 },
                 hook: { registry, moment, value in
                     guard let destination = value as? Destination, let table = try? registry.table(),

@@ -30,8 +30,10 @@ public final class CustomScope: Sendable, CustomStringConvertible {
     }
 
     /// Releases every instance the scope holds; later lookups build new ones.
-    /// A build that is running while the scope is reset returns its instance to its caller, but the
-    /// scope does not keep it.
+    ///
+    /// A lookup that is running while the scope is reset keeps using the instances it started with (and
+    /// builds any others it needs apart from the scope), so it returns a consistent old set; the scope
+    /// keeps only instances built by lookups that started after the reset.
     public func reset() {
         let released = state.withLock { state -> [ObjectIdentifier: AnyObject] in
             let cells = state.cells
@@ -76,18 +78,34 @@ public final class CustomScope: Sendable, CustomStringConvertible {
     func hasInstance(for entry: ObjectIdentifier) -> Bool {
         state.withLock { state in
             guard let cell = state.cells[entry] else { return false }
-            return (cell as? any PublishedCell)?.isPublished ?? false
+            return (cell as? CreationCell)?.isPublished ?? false
         }
     }
 
-    /// The cell for one registration, or nil when the scope is closed.
-    func cell<Value>(for entry: ObjectIdentifier, of type: Value.Type) -> SharedCell<Value>? {
-        state.withLock { state -> SharedCell<Value>? in
-            if state.closed { return nil }
-            if let existing = state.cells[entry] as? SharedCell<Value> { return existing }
+    /// How many times the scope was reset; a lookup keeps using the generation it saw first.
+    var generation: Int {
+        state.withLock { $0.generation }
+    }
+
+    /// Where one registration's instance lives for a lookup of scope generation `generation`.
+    enum CellLookup<Value> {
+        /// The scope's cell.
+        case cell(SharedCell<Value>)
+        /// The scope was reset since the lookup first used it: the lookup keeps its instances apart.
+        case stale
+        /// The scope was closed.
+        case closed
+    }
+
+    /// The cell for one registration, for a lookup that uses generation `generation`.
+    func cell<Value>(for entry: ObjectIdentifier, of type: Value.Type, generation: Int) -> CellLookup<Value> {
+        state.withLock { state -> CellLookup<Value> in
+            if state.closed { return .closed }
+            if state.generation != generation { return .stale }
+            if let existing = state.cells[entry] as? SharedCell<Value> { return .cell(existing) }
             let made = SharedCell<Value>()
             state.cells[entry] = made
-            return made
+            return .cell(made)
         }
     }
 }

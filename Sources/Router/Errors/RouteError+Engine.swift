@@ -1,0 +1,120 @@
+/// Every sentence the lookup engine says, in one place so that its wording is reviewed together. The
+/// tests in `ErrorMessageTests` and `ReliabilityMisuseCatalogTests` pin the exact texts.
+extension RouteError {
+    /// An initializer-only cycle: `cycle` from the object first needed to the same object again.
+    static func circular(_ cycle: [String], entry: AnyEntry) -> RouteError {
+        RouteError(
+            .circularDependency, key: entry.key.full, path: cycle,
+            reason:
+                "Circular dependency: \(cycle.joined(separator: " → ")) cannot be built, because \(cycle.last ?? "") is needed before its initializer has returned.",
+            hint:
+                "Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider."
+        )
+    }
+
+    /// Two lookups on different threads that each need, before an initializer returns, what the other is
+    /// building.
+    static func circularAcrossThreads(_ entry: AnyEntry, here: [String], there: [String]) -> RouteError {
+        RouteError(
+            .circularDependency, key: entry.key.full, path: here,
+            reason:
+                "Circular dependency across threads: this lookup (\(here.joined(separator: " → "))) needs \(entry.key.short), whose initializer is running in a lookup on another thread (\(there.joined(separator: " → "))) that waits for this one.",
+            hint:
+                "Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider."
+        )
+    }
+
+    /// A lookup whose transaction had merged with one on another thread (their waits formed a cycle),
+    /// when the other one failed: nothing the group built is kept.
+    static func groupFailed(_ error: any Error) -> RouteError {
+        let reason = (error as? RouteError)?.reason ?? "\(error)"
+        return RouteError(
+            .factoryFailed, key: (error as? RouteError)?.key ?? "RouteRegistry",
+            path: (error as? RouteError)?.path ?? [],
+            reason:
+                "A lookup on another thread that shared a cycle of shared instances with this one failed, so neither keeps them: \(reason)",
+            hint: "Fix that failure; the next lookup builds the instances again.", underlyingError: error)
+    }
+
+    /// The depth guard stopped a build: by the `maxDepth` count, or because the stack is nearly full.
+    static func tooDeep(_ entry: AnyEntry, path: [String], maxDepth: Int, stackSize: Int?) -> RouteError {
+        let shown = path.count > 8 ? Array(path.prefix(3)) + ["…"] + Array(path.suffix(3)) : path
+        guard let stackSize else {
+            return RouteError(
+                .resolutionTooDeep, key: entry.key.full, path: shown,
+                reason: "Resolving \(entry.key.full) went deeper than \(maxDepth) nested lookups.",
+                hint: "Raise maxDepth when making the RouteRegistry if the chain is intended.")
+        }
+        return RouteError(
+            .resolutionTooDeep, key: entry.key.full, path: shown,
+            reason:
+                "Resolving \(entry.key.full) at \(path.count) nested lookups would overflow this thread's stack of \(stackSize / 1_024) KiB.",
+            hint:
+                "Make such deep lookups on a thread with a larger stack, or cut the chain with Lazy or Provider.")
+    }
+
+    /// What a factory, preparation or hook threw, with the key and path it was thrown at.
+    static func wrapping(_ error: any Error, _ entry: AnyEntry, stage: String, path: [String]) -> RouteError {
+        if let missing = error as? MissingConstructCall {
+            return RouteError(
+                .invalidConfiguration, key: entry.key.full, path: path,
+                reason:
+                    "The configuration of \(entry.key.full) is missing the call \(missing.call); no destination was made.",
+                hint: "Call \(missing.call) in the configuring closure of makeDestination(to:configuring:).")
+        }
+        return RouteError(
+            .factoryFailed, key: entry.key.full, path: path,
+            reason: "The \(stage) of \(entry.key.full) threw: \(error).", underlyingError: error)
+    }
+
+    /// A custom-scoped registration looked up after its scope was closed.
+    static func scopeClosed(_ entry: AnyEntry, path: [String]) -> RouteError {
+        RouteError(
+            .scopeClosed, key: entry.key.full, path: path,
+            reason:
+                "\(entry.key.full) lives in \(entry.scope.customScope?.description ?? "a custom scope"), which was closed.",
+            hint: "Create a new CustomScope for a new session; reset() empties a scope without closing it.")
+    }
+
+    /// A module key whose registration makes another destination type than the key names.
+    static func moduleMakesOtherType(
+        _ key: KeyDescription, makes found: AnyEntry, asked: Any.Type, path: [String]
+    ) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: key.full, path: path,
+            reason: "The module \(key.full) makes \(found.destinationType), not \(TypeName.of(asked)).")
+    }
+
+    /// A module lookup of a registration that takes no configuration.
+    static func takesNoConfiguration(_ entry: AnyEntry) -> RouteError {
+        RouteError(.invalidConfiguration, key: entry.key.full, reason: "\(entry.key.full) takes no configuration.")
+    }
+
+    /// A module whose configuration class does not adopt the configuration protocol the caller asked for.
+    static func configurationDoesNotConform(_ entry: AnyEntry, _ made: AnyObject, _ asked: Any.Type) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: entry.key.full,
+            reason:
+                "The configuration \(TypeName.of(type(of: made))) of \(entry.key.full) does not conform to \(TypeName.of(asked)).",
+            hint: "Make the module's configuration class adopt the configuration protocol.")
+    }
+
+    /// A graph or cell held an instance of another type than its registration makes; never expected.
+    @usableFromInline
+    static func castFailure(_ entry: AnyEntry, expected: Any.Type) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: entry.key.full,
+            reason: "Internal error: the shared instance of \(entry.key.full) is not a \(TypeName.of(expected)).")
+    }
+
+    /// A debug build found an entry filed under a key of another destination type: the invariant of
+    /// `Entry.borrow` is broken. Never expected.
+    @usableFromInline
+    static func entryTypeBroken(_ entry: AnyEntry, expected: Any.Type) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: entry.key.full,
+            reason:
+                "Internal error: the registration of \(entry.key.full) makes \(entry.destinationType), which is filed under a key of \(TypeName.of(expected)).",
+            hint: "Please report this: a key's identity must come from its static destination type.")
+    }
+}

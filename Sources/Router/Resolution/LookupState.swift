@@ -1,0 +1,155 @@
+/// The mutable state of one running lookup, shared by everything it builds: the resolver a factory gets
+/// is a reference to it, and a lookup started inside a factory (through the registry, a `Lazy` or a
+/// `Provider`) joins it instead of starting afresh.
+///
+/// A thread keeps one state for its lookups and reuses it (see ``ThreadContext``); a lookup of another
+/// registry started inside a factory gets a state of its own, nested in the running one. Only its own
+/// thread touches a synchronous lookup's state; an async lookup's state moves with its task.
+@usableFromInline
+final class LookupState {
+    // Every field is unchecked: a state belongs to one lookup on one thread (or one task) at a time, and
+    // dynamic exclusivity checks on these fields cost more than a transient lookup.
+
+    /// The table the lookup reads; the registry call (or `Lazy`/`Provider`) that started it keeps it alive.
+    @exclusivity(unchecked) @usableFromInline var tableRef: Unmanaged<SealedTable>
+    /// The deepest nesting allowed, copied from the table so the hot path does not reach for it.
+    @exclusivity(unchecked) @usableFromInline var maxDepth: Int
+    /// Whether a trace handler was installed when the lookup started (and no handler is running).
+    @exclusivity(unchecked) @usableFromInline var tracing: Bool
+    /// Below this stack address a nested build fails with `resolutionTooDeep` (see ``ThreadContext``).
+    @exclusivity(unchecked) @usableFromInline var stackLimit: UInt
+    /// The graph, once the lookup needs one; owned (+1) by the state. Held unmanaged so reading it on the
+    /// hot path writes no reference count.
+    @exclusivity(unchecked) @usableFromInline var graphRef: Unmanaged<ResolutionGraph>?
+    /// An emptied graph kept for the next lookup that needs one.
+    @exclusivity(unchecked) var spareGraph: ResolutionGraph?
+    /// The node of the object being built or prepared, -1 when none is recorded.
+    @exclusivity(unchecked) @usableFromInline var current: Int32 = -1
+    /// The innermost running factory's frame, on the call stack.
+    @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<Frame>?
+    @exclusivity(unchecked) @usableFromInline var depth = 0
+    /// Greater than zero while a preparation (property injection) runs.
+    @exclusivity(unchecked) @usableFromInline var injecting = 0
+    /// The configuration or the arguments handed to the next factory that takes them, unretained: whoever
+    /// sets it keeps the object alive until it is cleared.
+    @exclusivity(unchecked) @usableFromInline var inputRef: Unmanaged<AnyObject>?
+    /// How many factories have returned, and the last one's registration (for the trace).
+    @exclusivity(unchecked) @usableFromInline var constructions = 0
+    @exclusivity(unchecked) @usableFromInline var lastConstructed: ObjectIdentifier?
+    /// While a shared instance's preparations run: its node. An unbuilt ancestor below it (built by an
+    /// enclosing factory) defers the preparation instead of failing.
+    @exclusivity(unchecked) @usableFromInline var sharedFloor: Int32 = -1
+    /// How many pending preparations the top-level drain has run to completion.
+    @exclusivity(unchecked) var completed = 0
+    /// The creation transaction, made when the lookup first claims a shared instance. A lookup nested in
+    /// another on the same thread shares the outer one's, so that it never waits for its own thread.
+    @exclusivity(unchecked) var ownTransaction: CreationTransaction?
+    /// The lookup this one is nested in on the same thread, if any.
+    @exclusivity(unchecked) unowned(unsafe) var outer: LookupState?
+    /// For each custom scope this lookup used, the scope generation it saw first: a lookup keeps using
+    /// that generation even if the scope is reset meanwhile, so it never mixes old and new instances.
+    @exclusivity(unchecked) var scopeGenerations: [(scope: ObjectIdentifier, generation: Int)] = []
+    /// Cells for custom-scoped registrations whose scope was reset after this lookup first used it: the
+    /// lookup's own, so it finishes with the generation it started with and the scope keeps none of them.
+    @exclusivity(unchecked) var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
+    /// Whether this state belongs to an async lookup (which publishes shared instances at once and never
+    /// holds them across a suspension).
+    let isAsync: Bool
+
+    init(tableRef: Unmanaged<SealedTable>, stackLimit: UInt, isAsync: Bool = false) {
+        self.tableRef = tableRef
+        self.stackLimit = stackLimit
+        self.isAsync = isAsync
+        (maxDepth, tracing) = tableRef._withUnsafeGuaranteedRef { ($0.maxDepth, $0.isTracing) }
+    }
+
+    deinit {
+        graphRef?.release()
+    }
+
+    /// Prepares a reused state for a new lookup of `table`.
+    func restart(tableRef: Unmanaged<SealedTable>, stackLimit: UInt, tracing: Bool) {
+        self.tableRef = tableRef
+        self.stackLimit = stackLimit
+        self.tracing = tracing
+        maxDepth = tableRef._withUnsafeGuaranteedRef { $0.maxDepth }
+    }
+
+    /// The table, for the paths that are not hot.
+    var table: SealedTable { tableRef.takeUnretainedValue() }
+
+    /// The transaction shared by this lookup and the lookups it is nested in on this thread.
+    var transaction: CreationTransaction {
+        var root = self
+        while let outer = root.outer { root = outer }
+        if let made = root.ownTransaction { return made }
+        let made = CreationTransaction()
+        root.ownTransaction = made
+        return made
+    }
+
+    /// The graph, if this lookup has one.
+    @usableFromInline var graph: ResolutionGraph? { graphRef?.takeUnretainedValue() }
+
+    /// Makes the graph, turning the frames of the running factories into its first nodes.
+    @usableFromInline
+    func startGraph() {
+        let taken = spareGraph ?? ResolutionGraph()
+        spareGraph = nil
+        graphRef = Unmanaged.passRetained(taken)
+        guard top != nil else { return }  // the common case: the graph starts before any factory runs
+        var frames: [UnsafeMutablePointer<Frame>] = []
+        var cursor = top
+        while let frame = cursor {
+            frames.append(frame)
+            cursor = frame.pointee.parent
+        }
+        var parent = current
+        for frame in frames.reversed() {
+            frame.pointee.node = taken.push(frame.pointee.entry, parent: parent)
+            parent = frame.pointee.node
+        }
+        current = parent
+    }
+
+    /// Empties the state after its lookup ended, keeping a small graph's storage for the next one.
+    func reset() {
+        if let graphRef {
+            let graph = graphRef.takeRetainedValue()
+            self.graphRef = nil
+            graph.reset()
+            if graph.isWorthKeeping { spareGraph = graph }
+        }
+        current = -1
+        top = nil
+        depth = 0
+        injecting = 0
+        inputRef = nil
+        sharedFloor = -1
+        completed = 0
+        ownTransaction = nil
+        outer = nil
+        if !scopeGenerations.isEmpty { scopeGenerations.removeAll(keepingCapacity: true) }
+        if !detachedCells.isEmpty { detachedCells.removeAll() }
+    }
+
+    /// This lookup's own cell for a custom-scoped registration whose scope was reset meanwhile.
+    func detachedCell<Value>(for entry: Entry<Value>) -> SharedCell<Value> {
+        let id = ObjectIdentifier(entry)
+        for held in detachedCells where held.entry == id {
+            if let cell = held.cell as? SharedCell<Value> { return cell }
+        }
+        let made = SharedCell<Value>()
+        detachedCells.append((id, made))
+        return made
+    }
+
+    /// The generation of `scope` this lookup uses: the one it saw first.
+    func generation(of scope: CustomScope) -> Int {
+        let id = ObjectIdentifier(scope)
+        for seen in scopeGenerations where seen.scope == id { return seen.generation }
+        let now = scope.generation
+        scopeGenerations.append((id, now))
+        return now
+    }
+}

@@ -1,0 +1,201 @@
+extension Resolver {
+    // MARK: Entry lookup
+
+    @inlinable
+    mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
+        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(key.id) }) else {
+            throw missingError(for: key)
+        }
+        return try Entry<Destination>.borrow(found) { $0 }
+    }
+
+    @usableFromInline
+    mutating func missingError<Destination>(for key: RoutableService<Destination>) -> any Error {
+        // `mutating` only so that inlined callers pass the resolver by reference. Boxed here, not in the
+        // caller: a RouteError built inline would enlarge every lookup's stack frame.
+        table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
+    }
+
+    mutating func moduleEntry<C, D>(for key: RoutableServiceModule<C, D>) throws -> Entry<D> {
+        guard let found = table.primary(key.id) else {
+            throw table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
+        }
+        guard let typed = found as? Entry<D> else {
+            throw RouteError.moduleMakesOtherType(
+                key.keyDescription, makes: found, asked: D.self, path: pathTo(key.keyDescription.short))
+        }
+        return typed
+    }
+
+    mutating func configure<C, D>(
+        _ entry: Entry<D>, as type: C.Type, _ configuring: (C) throws -> Void
+    ) throws -> ModuleConfiguration<D> {
+        guard let made = entry.makeConfiguration?() else { throw RouteError.takesNoConfiguration(entry) }
+        guard let offered = made as? C else { throw RouteError.configurationDoesNotConform(entry, made, C.self) }
+        do {
+            try configuring(offered)
+        } catch {
+            throw wrap(error, entry, stage: "caller's configuring closure")
+        }
+        return made
+    }
+
+    // MARK: The build pipeline
+
+    /// Returns the destination of `entry`, shared or made according to its scope.
+    @inlinable
+    mutating func build<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if tracing { return try buildTraced(entry) }
+        if let made = entry.builtSingleton { return made }
+        // The common case: a transient object with nothing to prepare, in a lookup with no graph.
+        if graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
+            return try construct(entry)
+        }
+        return try buildSlow(entry)
+    }
+
+    /// Builds what `build` does not handle inline: anything in a lookup that has a graph, objects with
+    /// preparations, graph-scoped and shared ones. Inlinable, so the graph path is specialised for the
+    /// destination type in the caller instead of asking the runtime for generic metadata on every call.
+    @inlinable
+    mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let kind = entry.scope.kind
+        guard kind == .transient || kind == .graph else { return try buildShared(entry) }
+        if let existing = try existingInstance(
+            entry, startingGraph: kind != .transient || entry.needsPreparation)
+        {
+            return existing
+        }
+        return try construct(entry)
+    }
+
+    /// What every build does before making anything: returns the object a cycle points back to, or this
+    /// lookup's graph-scoped instance; otherwise starts the graph if `startingGraph` asks for one, and
+    /// enforces the depth guard. Always inlined: as a call from unspecialised code, its optional result
+    /// would cost a runtime metadata lookup on every build.
+    @inlinable @inline(__always)
+    mutating func existingInstance<Destination>(
+        _ entry: Entry<Destination>, startingGraph: Bool
+    ) throws -> Destination? {
+        if let graphRef {
+            // Borrowed: the state owns the graph for the whole lookup.
+            let found = try graphRef._withUnsafeGuaranteedRef { graph -> Destination? in
+                if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
+                    return closed
+                }
+                if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
+                    return try cast(shared, entry)
+                }
+                return nil
+            }
+            if let found { return found }
+        } else if startingGraph {
+            state.startGraph()
+        }
+        guard depth < maxDepth && hasStackRoom else { throw tooDeep(entry) }
+        return nil
+    }
+
+    /// Runs the factory inside a frame on the call stack, records the object, and queues its preparation.
+    @inlinable
+    mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        var frame = Frame(entry: entry, parent: top, node: -1)
+        return try withUnsafeMutablePointer(to: &frame) { framePointer in
+            let parentNode = enterFrame(framePointer)
+            defer { leaveFrame(framePointer, parentNode: parentNode) }
+            let made: Destination
+            do {
+                made = try entry.factory(&self)
+            } catch {
+                throw wrap(error, entry, stage: "factory")
+            }
+            state.constructions &+= 1
+            state.lastConstructed = ObjectIdentifier(entry)
+            if graphRef != nil { record(made, entry, node: framePointer.pointee.node) }
+            return made
+        }
+    }
+
+    /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.
+    @inlinable
+    mutating func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
+        let parentNode = current
+        if let graphRef {
+            frame.pointee.node = graphRef._withUnsafeGuaranteedRef { $0.push(frame.pointee.entry, parent: parentNode) }
+            current = frame.pointee.node
+        }
+        top = frame
+        depth &+= 1
+        return parentNode
+    }
+
+    /// Pops a factory's frame.
+    @inlinable
+    mutating func leaveFrame(_ frame: UnsafeMutablePointer<Frame>, parentNode: Int32) {
+        let outerTop = frame.pointee.parent
+        top = outerTop
+        // A graph started inside the factory gave the enclosing frame a node of its own.
+        if let outer = outerTop, outer.pointee.node >= 0 {
+            current = outer.pointee.node
+        } else {
+            current = parentNode
+        }
+        depth &-= 1
+    }
+
+    @usableFromInline
+    mutating func buildTraced<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        guard let tracer = table.tracer else { return try buildSlow(entry) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let before = state.constructions
+        let level = depth
+        do {
+            let made: Destination
+            if let shared = entry.builtSingleton {
+                made = shared
+            } else {
+                made = try buildSlow(entry)
+            }
+            let built = state.constructions != before && state.lastConstructed == ObjectIdentifier(entry)
+            tracer.emit(
+                ResolutionStep(
+                    key: entry.key.full, scope: entry.scope, outcome: built ? .built : .shared, depth: level,
+                    duration: clock.now - start))
+            return made
+        } catch {
+            tracer.emit(
+                ResolutionStep(
+                    key: entry.key.full, scope: entry.scope, outcome: .failed, depth: level,
+                    duration: clock.now - start))
+            throw error
+        }
+    }
+}
+
+extension Entry {
+    /// The engine's one unchecked downcast: `entry`, filed in a table under a key made from
+    /// `RoutableService<Destination>`, as the `Entry<Destination>` it is, borrowed for `body`.
+    ///
+    /// **Why it holds.** A service key's identity is `ObjectIdentifier(Destination.self)` of its *static*
+    /// type (``RoutableService`` ignores the metatype value it is declared with), and the only code that
+    /// files entries under a service key makes them as `Entry<Destination>` from a
+    /// `RoutableService<Destination>`: `register`, `registerAsync`, `register(…arguments:)`, `adapt`,
+    /// router classes, and override copies (`freshCopy()` keeps the type). A debug build checks the cast
+    /// and fails with a typed error instead; `KeySoundnessTests` tries to break it through public API.
+    @inlinable @inline(__always)
+    static func borrow<Result>(
+        _ entry: Unmanaged<AnyEntry>, _ body: (Entry<Destination>) throws -> Result
+    ) throws -> Result {
+        try entry._withUnsafeGuaranteedRef { erased in
+            #if DEBUG
+                guard let typed = erased as? Entry<Destination> else {
+                    throw RouteError.entryTypeBroken(erased, expected: Destination.self)
+                }
+                return try body(typed)
+            #else
+                return try body(unsafeDowncast(erased, to: Entry<Destination>.self))
+            #endif
+        }
+    }
+}

@@ -1,0 +1,134 @@
+extension Resolver {
+    /// Records a made object in the graph and queues its preparation.
+    @inlinable
+    mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
+        guard let graphRef, node >= 0 else { return }
+        graphRef._withUnsafeGuaranteedRef { graph in
+            let index = Int32(graph.instances.count)
+            graph.instances.append(made)
+            graph.nodes[Int(node)].instance = index
+            if entry.scope.kind == .graph {
+                graph.graphScoped.append((ObjectIdentifier(entry), index))
+            }
+            if entry.needsPreparation {
+                // Unowned: the table keeps the entry alive for longer than the lookup.
+                graph.pending.append(
+                    .init(node: node) { [unowned(unsafe) entry] resolver in try resolver.prepare(made, entry) })
+            }
+        }
+    }
+
+    /// Runs the registration's injections (cycle-closing ones last), then its finish hook.
+    @inlinable
+    mutating func prepare<Destination>(_ made: Destination, _ entry: Entry<Destination>) throws {
+        // Two passes instead of a list of the closing ones: no allocation, and `closesCycle` depends only on
+        // the ancestors of the object being prepared, which the injections do not change. The first pass
+        // remembers the closing ones in a bit mask (the first 64; any later ones are checked again).
+        // Through the buffer, so that no injection is copied (and its closure retained) on the way.
+        try entry.injections.withUnsafeBufferPointer { injections in
+            var closing: UInt64 = 0
+            var closesLate = false
+            for index in injections.indices {
+                if let dependency = injections[index].dependency, closesCycle(dependency) {
+                    if index < 64 { closing |= 1 << UInt64(index) } else { closesLate = true }
+                    continue
+                }
+                try runInjection(injections[index], made, entry)
+            }
+            while closing != 0 {
+                let index = closing.trailingZeroBitCount
+                closing &= closing - 1
+                try runInjection(injections[index], made, entry)
+            }
+            if closesLate {
+                for index in injections.indices.dropFirst(64) {
+                    if let dependency = injections[index].dependency, closesCycle(dependency) {
+                        try runInjection(injections[index], made, entry)
+                    }
+                }
+            }
+        }
+        if let didFinish = entry.didFinish {
+            do {
+                try didFinish(made, &self)
+            } catch {
+                throw wrap(error, entry, stage: "didFinishPrepare hook")
+            }
+        }
+    }
+
+    @inlinable
+    mutating func runInjection<Destination>(
+        _ injection: Injection<Destination>, _ made: Destination, _ entry: Entry<Destination>
+    ) throws {
+        do {
+            try injection.apply(made, &self)
+        } catch {
+            throw wrap(error, entry, stage: "preparation")
+        }
+    }
+
+    /// Queues a preparation for the object whose factory is running now.
+    mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
+        if graph == nil { state.startGraph() }
+        graph?.pending.append(.init(node: current, run: run))
+    }
+
+    /// Runs queued preparations from `mark` on, including those they queue, then forgets them.
+    @usableFromInline
+    mutating func drain(from mark: Int) throws {
+        guard let graphRef else { return }
+        // Borrowed: the state owns the graph until the lookup ends.
+        try graphRef._withUnsafeGuaranteedRef { graph in
+            defer {
+                graph.pending.removeSuffix(from: mark)
+            }
+            var index = mark
+            while index < graph.pending.count {
+                let item = graph.pending[index]
+                index += 1
+                try runPending(item, graph: graph)
+                if mark == 0 { state.completed = index }
+            }
+        }
+    }
+
+    /// Runs one queued preparation inside the object it prepares.
+    mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
+        let outer = current
+        let outerDepth = depth
+        current = item.node
+        // A preparation's lookups are nested inside the object it prepares.
+        depth = item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
+        injecting += 1
+        defer {
+            current = outer
+            depth = outerDepth
+            injecting -= 1
+        }
+        try item.run(&self)
+    }
+
+    mutating func runCallerPreparation<Destination>(
+        _ made: Destination, _ entry: Entry<Destination>, _ preparation: (Destination) throws -> Void
+    ) throws {
+        do {
+            try preparation(made)
+        } catch {
+            throw wrap(error, entry, stage: "caller's preparation")
+        }
+    }
+
+    /// Builds `entry` with a configuration or arguments handed to its factory, then runs the caller's
+    /// preparation on it.
+    mutating func build<Destination>(
+        _ entry: Entry<Destination>, input given: AnyObject?, preparation: (Destination) throws -> Void = { _ in }
+    ) throws -> Destination {
+        input = given
+        defer { input = nil }
+        let made = try build(entry)
+        input = nil
+        try runCallerPreparation(made, entry, preparation)
+        return made
+    }
+}

@@ -1,0 +1,147 @@
+extension Resolver {
+    /// Returns or builds the instance of a shared registration (singleton, weak singleton, custom scope).
+    @usableFromInline
+    mutating func buildShared<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if let existing = try existingInstance(entry, startingGraph: true) {
+            return existing
+        }
+        switch entry.scope.kind {
+        case .transient, .graph:
+            return try construct(entry)
+        case .singleton, .eagerSingleton:
+            guard let cell = entry.singleton else { return try construct(entry) }
+            return try createShared(entry, SharedSlot(cell))
+        case .weakSingleton:
+            guard let cell = entry.weakCell else { return try construct(entry) }
+            return try createShared(entry, SharedSlot(weak: cell))
+        case .custom:
+            guard let scope = entry.scope.customScope else { return try construct(entry) }
+            let cell: SharedCell<Destination>
+            switch scope.cell(
+                for: ObjectIdentifier(entry), of: Destination.self, generation: state.generation(of: scope))
+            {
+            case .cell(let found): cell = found
+            case .stale: cell = state.detachedCell(for: entry)
+            case .closed: throw RouteError.scopeClosed(entry, path: pathTo(entry.key.short))
+            }
+            if let made = cell.instance { return made }
+            return try createShared(entry, SharedSlot(cell))
+        }
+    }
+
+    /// Builds a shared instance inside this lookup's creation transaction: claims its cell (or waits for
+    /// the lookup that builds it, or finds it in progress in this lookup), builds and prepares it, then
+    /// publishes it, or holds it until the enclosing lookup has run a preparation it needs.
+    mutating func createShared<Destination>(
+        _ entry: Entry<Destination>, _ slot: SharedSlot<Destination>
+    ) throws -> Destination {
+        if let made = slot.published() { return made }
+        if graph == nil { state.startGraph() }
+        let transaction = state.transaction
+        switch try transaction.claim(slot.cell, for: entry) {
+        case .published:
+            if let made = slot.published() { return made }
+            // A weak instance published and released meanwhile: build it again.
+            return try createShared(entry, slot)
+        case .inProgress(let provisional, let otherSide):
+            if let made = provisional as? Destination { return made }
+            throw inProgressError(entry, otherSide: otherSide)
+        case .claimed:
+            break
+        }
+        let mark = graph?.pending.count ?? 0
+        let node = Int32(graph?.nodes.count ?? -1)  // the node `construct` is about to push
+        let made: Destination
+        do {
+            made = try construct(entry)
+            transaction.setProvisional { slot.setProvisional(made) }
+        } catch {
+            transaction.abandon(slot.cell)
+            throw error
+        }
+        let deferred: [ResolutionGraph.Pending]
+        do {
+            deferred = try drainShared(from: mark, node: node)
+        } catch {
+            transaction.abandon(slot.cell)
+            throw error
+        }
+        let stateID = ObjectIdentifier(state)
+        guard let graph, !deferred.isEmpty else {
+            transaction.publish(
+                slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
+            return made
+        }
+        // A preparation needs an object an enclosing factory is still building: it runs in the enclosing
+        // lookup's drain, and the instance is published after it.
+        graph.pending.append(contentsOf: deferred)
+        transaction.hold(
+            slot.cell, queuedAfter: graph.pending.count, state: stateID, publish: { slot.publish(made) },
+            discard: { slot.discard() })
+        return made
+    }
+
+    /// Runs a shared instance's preparations now, except those that need an object an enclosing factory is
+    /// still building: those are returned, to run in the enclosing lookup's drain.
+    mutating func drainShared(from mark: Int, node: Int32) throws -> [ResolutionGraph.Pending] {
+        guard let graph else { return [] }
+        let outerFloor = sharedFloor
+        sharedFloor = node
+        defer {
+            sharedFloor = outerFloor
+            graph.pending.removeSuffix(from: mark)
+        }
+        var deferred: [ResolutionGraph.Pending] = []
+        var index = mark
+        while index < graph.pending.count {
+            let item = graph.pending[index]
+            index += 1
+            do {
+                try runPending(item, graph: graph)
+            } catch is DeferToEnclosingLookup {
+                deferred.append(item)
+            }
+        }
+        return deferred
+    }
+
+    /// The error for an instance this lookup's transaction group is building whose factory has not
+    /// returned: an initializer-only cycle, on this thread or across threads.
+    func inProgressError(_ entry: AnyEntry, otherSide: [String]?) -> RouteError {
+        let here = runningPath() + [entry.key.short]
+        guard let otherSide else {
+            return RouteError.circular(here, entry: entry)
+        }
+        return RouteError.circularAcrossThreads(entry, here: here, there: otherSide)
+    }
+}
+
+/// How the creation logic reaches one shared instance's storage, whatever kind of cell holds it.
+struct SharedSlot<Value> {
+    /// The cell, for the transaction's bookkeeping.
+    let cell: CreationCell
+    /// The published instance; takes no coordinator lock.
+    let published: () -> Value?
+    /// Records the instance built but not yet published; call with the coordinator's lock held.
+    let setProvisional: (Value) -> Void
+    /// Publishes the instance; call with the coordinator's lock held.
+    let publish: (Value) -> Void
+    /// Forgets the provisional instance; call with the coordinator's lock held.
+    let discard: () -> Void
+
+    init(_ cell: SharedCell<Value>) {
+        self.cell = cell
+        published = { cell.instance }
+        setProvisional = { cell.provisional = $0 }
+        publish = { cell.publish($0) }
+        discard = { cell.discardProvisional() }
+    }
+
+    init(weak cell: WeakCell) {
+        self.cell = cell
+        published = { cell.live(as: Value.self) }
+        setProvisional = { cell.setProvisional($0) }
+        publish = { cell.publish($0) }
+        discard = { cell.discardProvisional() }
+    }
+}

@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What one thread knows about the lookups running on it: the innermost running lookup (so that a lookup
+/// started inside a factory joins it), a spare lookup state to reuse, and the bounds of the thread's stack
+/// (so that the depth guard measures the stack rather than counting levels).
+///
+/// It lives in thread-local storage and is only ever touched by its own thread.
+@usableFromInline
+final class ThreadContext {
+    /// The innermost lookup running on this thread, if any. Not retained: the door that set it keeps the
+    /// state alive until it restores the previous value.
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var running: LookupState?
+    /// A finished lookup state, kept for the next lookup on this thread.
+    @exclusivity(unchecked) var spare: LookupState?
+    /// The lowest stack address a lookup may reach before it stops with `resolutionTooDeep`: the stack's
+    /// end plus a safety margin for one more level, the user's factory and the error report.
+    @usableFromInline let stackLimit: UInt
+    /// The size of this thread's stack, for messages.
+    let stackSize: Int
+    /// Whether an error or trace handler is being called on this thread; lookups made from inside one do
+    /// not call the handlers again.
+    @exclusivity(unchecked) var inHandler = false
+
+    init() {
+        let (low, size) = Self.stackBounds()
+        stackSize = size
+        stackLimit = low + UInt(Self.margin(forStackSize: size))
+    }
+
+    /// The margin kept free below the deepest level: an eighth of the stack, at least 64 KiB and at most
+    /// 256 KiB. One debug-build level with a factory and an error report takes about 10 KiB.
+    static func margin(forStackSize size: Int) -> Int {
+        min(max(size / 8, 64 * 1_024), 256 * 1_024)
+    }
+
+    /// This thread's context, made on first use.
+    @usableFromInline
+    static var current: ThreadContext {
+        if let key = ThreadContextKey.key, let raw = pthread_getspecific(key) {
+            return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        return makeCurrent()
+    }
+
+    @usableFromInline
+    static func makeCurrent() -> ThreadContext {
+        let made = ThreadContext()
+        if let key = ThreadContextKey.key {
+            // Retained by the thread-local slot; released by the key's destructor when the thread ends.
+            pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        }
+        return made
+    }
+
+    /// The lowest address of this thread's stack and its size. Where the platform cannot tell, it assumes
+    /// 512 KiB below the current frame, the smallest stack the usual platforms give a thread.
+    static func stackBounds() -> (low: UInt, size: Int) {
+        let here = StackPointer.current
+        #if canImport(Darwin)
+            let thread = pthread_self()
+            let high = UInt(bitPattern: pthread_get_stackaddr_np(thread))
+            let size = pthread_get_stacksize_np(thread)
+            if size > 0, high > UInt(size) { return (high - UInt(size), size) }
+        #elseif canImport(Glibc) || canImport(Musl)
+            var attributes = pthread_attr_t()
+            if let getAttributes = ThreadContextKey.getAttributes, getAttributes(pthread_self(), &attributes) == 0 {
+                defer { pthread_attr_destroy(&attributes) }
+                var address: UnsafeMutableRawPointer?
+                var size = 0
+                if pthread_attr_getstack(&attributes, &address, &size) == 0, let address, size > 0 {
+                    let low = UInt(bitPattern: address)
+                    // Sanity: the current frame must lie inside the reported stack.
+                    if here > low, here - low <= UInt(size) { return (low, size) }
+                }
+            }
+        #endif
+        let assumed = 512 * 1_024
+        return (here > UInt(assumed) ? here - UInt(assumed) : 0, assumed)
+    }
+}
+
+/// The thread-local slot that holds each thread's ``ThreadContext``.
+enum ThreadContextKey {
+    #if canImport(Glibc) || canImport(Musl)
+        /// `pthread_getattr_np`, which the C library has but the Swift module does not export (it needs
+        /// `_GNU_SOURCE`): found by name, then called through its C signature.
+        static let getAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
+            guard let symbol = dlsym(nil, "pthread_getattr_np") else { return nil }
+            // Sound: the symbol is the C library's `int pthread_getattr_np(pthread_t, pthread_attr_t *)`,
+            // whose C signature is exactly this function type.
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
+        }()
+    #endif
+
+    static let key: pthread_key_t? = {
+        var key = pthread_key_t()
+        let made = pthread_key_create(&key) { raw in
+            guard let raw else { return }
+            Unmanaged<ThreadContext>.fromOpaque(raw).release()
+        }
+        return made == 0 ? key : nil
+    }()
+}
+
+/// The address of the caller's stack frame, near enough for the depth guard.
+@usableFromInline
+enum StackPointer {
+    /// An address in the current stack frame.
+    @inlinable @inline(__always)
+    static var current: UInt {
+        var marker: UInt8 = 0
+        return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+    }
+}
