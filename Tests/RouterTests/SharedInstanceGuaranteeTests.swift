@@ -1,0 +1,339 @@
+import Foundation
+import Router
+import Testing
+
+// Adversarial tests of "shared instances are built exactly once and lookups never deadlock", written the
+// way user code breaks such promises: factories that block on other threads, lookups from inside
+// factories, resets racing lookups. Every scenario that could hang runs under `finishesWithoutHanging`.
+
+protocol Slow: AnyObject, Sendable { var name: String { get } }
+final class SlowImpl: Slow, Sendable {
+    let name: String
+    init(_ name: String) { self.name = name }
+}
+extension RoutableService where Destination == any Slow {
+    static var slow: Self { Self(declaring: (any Slow).self) }
+}
+
+/// A custom-scoped pair that points at each other: a chat session and its message list.
+protocol Session: AnyObject { var messages: (any MessageList)? { get set } }
+protocol MessageList: AnyObject { var session: (any Session)? { get set } }
+final class SessionImpl: Session { var messages: (any MessageList)? }
+final class MessageListImpl: MessageList { var session: (any Session)? }
+extension RoutableService where Destination == any Session {
+    static var session: Self { Self(declaring: (any Session).self) }
+}
+extension RoutableService where Destination == any MessageList {
+    static var messageList: Self { Self(declaring: (any MessageList).self) }
+}
+
+struct SharedInstanceGuaranteeTests {
+    // MARK: No deadlock: factories that wait for other threads
+
+    @Test func aSingletonFactoryMayWaitForAnotherThreadsLookupInAnotherRegistry() throws {
+        let other = try sealedRegistry { registry in
+            try registry.register(.slow.named("b"), scope: .singleton) { _ in SlowImpl("b") }
+        }
+        let registry = try sealedRegistry { registry in
+            try registry.register(.slow.named("a"), scope: .singleton) { _ in
+                let done = Signal()
+                startThread {
+                    _ = try? other.makeDestination(to: .slow.named("b"))
+                    done.fire()
+                }
+                #expect(done.wait())
+                return SlowImpl("a")
+            }
+        }
+        finishesWithoutHanging {
+            #expect((try? registry.makeDestination(to: .slow.named("a")).name) == "a")
+        }
+    }
+
+    @Test func aSingletonFactoryMayWaitForAnotherThreadsLookupOfAnotherRegistration() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.slow.named("b"), scope: .singleton) { _ in SlowImpl("b") }
+        }
+        let outer = try sealedRegistry(parent: registry) { outer in
+            try outer.register(.slow.named("a"), scope: .singleton) { _ in
+                let seen = TestLocked<String?>(nil)
+                let done = Signal()
+                startThread {
+                    seen.withLock { $0 = try? outer.makeDestination(to: .slow.named("b")).name }
+                    done.fire()
+                }
+                #expect(done.wait())
+                return SlowImpl("a+" + (seen.withLock { $0 } ?? "nothing"))
+            }
+        }
+        finishesWithoutHanging {
+            #expect((try? outer.makeDestination(to: .slow.named("a")).name) == "a+b")
+        }
+    }
+
+    @Test func aTransientFactoryThatTouchedAWeakSingletonMayWaitForABackgroundLookupOfIt() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.slow.named("weak"), scope: .weakSingleton) { _ in SlowImpl("weak") }
+            try registry.register(.slow.named("outer")) { r in
+                let held = try r.resolve(.slow.named("weak"))
+                let same = TestLocked(false)
+                let done = Signal()
+                startThread {
+                    let again = try? registry.makeDestination(to: .slow.named("weak"))
+                    same.withLock { $0 = again === held }
+                    done.fire()
+                }
+                #expect(done.wait())
+                #expect(same.withLock { $0 })
+                return SlowImpl("outer")
+            }
+        }
+        finishesWithoutHanging {
+            #expect((try? registry.makeDestination(to: .slow.named("outer")).name) == "outer")
+        }
+    }
+
+    @Test func aFactoryHoppingSynchronouslyToAQueueThatIsInsideALookupCompletes() throws {
+        let queue = DispatchQueue(label: "busy")
+        let yStarted = Signal()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.slow.named("x"), scope: .singleton) { _ in SlowImpl("x") }
+            try registry.register(.slow.named("y"), scope: .singleton) { _ in
+                yStarted.fire()
+                queue.sync {}  // waits for the queue, which is inside a lookup of x
+                return SlowImpl("y")
+            }
+        }
+        queue.async {
+            yStarted.wait()
+            _ = try? registry.makeDestination(to: .slow.named("x"))
+        }
+        finishesWithoutHanging {
+            #expect((try? registry.makeDestination(to: .slow.named("y")).name) == "y")
+        }
+    }
+
+    @Test func readingALazyWhileALookupReadsItOnAnotherThreadNeitherDeadlocksNorBuildsTwice() throws {
+        for _ in 0..<20 {
+            let built = Counter()
+            let registry = try sealedRegistry { registry in
+                try registry.register(.slow.named("lazy"), scope: .singleton) { _ in
+                    built.increment()
+                    usleep(2_000)
+                    return SlowImpl("lazy")
+                }
+            }
+            let lazy = try registry.lazy(.slow.named("lazy"))
+            let user = try sealedRegistry(parent: registry) { child in
+                try child.register(.slow.named("user"), scope: .singleton) { _ in
+                    SlowImpl("user of " + ((try? lazy.value.name) ?? "nothing"))
+                }
+            }
+            finishesWithoutHanging {
+                onThreads(2) { index in
+                    if index == 0 {
+                        #expect((try? lazy.value.name) == "lazy")
+                    } else {
+                        #expect((try? user.makeDestination(to: .slow.named("user")).name) == "user of lazy")
+                    }
+                }
+            }
+            #expect(built.value == 1)
+        }
+    }
+
+    // MARK: Exactly once, re-entrancy included
+
+    @Test func aSingletonFactoryLookingUpThroughTheRegistryIntoACycleBackToItselfRunsOnce() throws {
+        let calls = Calls()
+        let registry = RouteRegistry()
+        try registry.register(.nodeA, scope: .singleton) { _ in
+            calls.a.increment()
+            // The registry, not `r`: a nested lookup that joins this one.
+            return AImpl(b: try registry.makeDestination(to: .nodeB))
+        }
+        try registry.register(.nodeB, injections: [.property(\.a, .nodeA)]) { _ in BImpl() }
+        try registry.seal()
+        let a = try registry.makeDestination(to: .nodeA)
+        #expect(a.b?.a === a)
+        #expect(try registry.makeDestination(to: .nodeA) === a)
+        #expect(calls.a.value == 1)
+        breakCycles(a)
+    }
+
+    @Test func aSingletonFactoryAskingTheRegistryForItselfIsACycleErrorNotARecursion() throws {
+        let calls = Calls()
+        let registry = RouteRegistry()
+        try registry.register(.nodeA, scope: .singleton) { _ in
+            calls.a.increment()
+            return AImpl(b: try registry.makeDestination(to: .nodeA).b)
+        }
+        try registry.seal()
+        let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .nodeA) }
+        #expect(error?.code == .circularDependency)
+        #expect(error?.path == ["NodeA", "NodeA"])
+        #expect(calls.a.value == 1)
+    }
+
+    @Test func aSingletonReadingItsOwnLazyOrProviderWhileBuildingIsACycleErrorAndRunsOnce() throws {
+        let calls = Calls()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.nodeA.named("lazy"), scope: .singleton) { r in
+                calls.a.increment()
+                return AImpl(b: try r.lazy(.nodeA.named("lazy")).value.b)
+            }
+            try registry.register(.nodeA.named("provider"), scope: .singleton) { r in
+                calls.b.increment()
+                return AImpl(b: try r.provider(.nodeA.named("provider"))().b)
+            }
+        }
+        for key in [RoutableService.nodeA.named("lazy"), .nodeA.named("provider")] {
+            let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: key) }
+            #expect(error?.code == .circularDependency)
+        }
+        #expect(calls.a.value == 1)
+        #expect(calls.b.value == 1)
+    }
+
+    // MARK: Threads that really wait on each other
+
+    @Test func twoThreadsEnteringAnInitializerCycleFromOppositeSidesGetTypedErrorsNotAHang() throws {
+        for _ in 0..<10 {
+            let aStarted = Signal()
+            let bStarted = Signal()
+            let calls = Calls()
+            let registry = try sealedRegistry { registry in
+                try registry.register(.nodeA, scope: .singleton) { r in
+                    // The first build of each waits until the other has started on the other thread, so
+                    // each thread owns one half of the cycle when it asks for the other half.
+                    if calls.a.increment() == 1 {
+                        aStarted.fire()
+                        bStarted.wait(seconds: 2)
+                    }
+                    return AImpl(b: try r.resolve(.nodeB))
+                }
+                try registry.register(.nodeB, scope: .singleton) { r in
+                    if calls.b.increment() == 1 {
+                        bStarted.fire()
+                        aStarted.wait(seconds: 2)
+                    }
+                    return BImpl(a: try r.resolve(.nodeA))
+                }
+            }
+            let codes = TestLocked<[RouteError.Code]>([])
+            finishesWithoutHanging {
+                onThreads(2) { index in
+                    do {
+                        _ =
+                            try index == 0
+                            ? registry.makeDestination(to: .nodeA) as AnyObject : registry.makeDestination(to: .nodeB)
+                    } catch let error as RouteError {
+                        codes.withLock { $0.append(error.code) }
+                    } catch {}
+                }
+            }
+            #expect(codes.withLock { $0 } == [.circularDependency, .circularDependency])
+        }
+    }
+
+    @Test func twoThreadsClosingAPropertyCycleOfSingletonsFromOppositeSidesShareOnePair() throws {
+        for _ in 0..<20 {
+            let calls = Calls()
+            let registry = try sealedRegistry { registry in
+                try registry.register(.nodeA, scope: .singleton, injections: [.property(\.b1, .nodeB)]) { _ in
+                    calls.a.increment()
+                    return AImpl(b: nil)
+                }
+                try registry.register(.nodeB, scope: .singleton, injections: [.property(\.a, .nodeA)]) { _ in
+                    calls.b.increment()
+                    return BImpl()
+                }
+            }
+            let pairs = TestLocked<[String]>([])
+            finishesWithoutHanging {
+                onThreads(2) { index in
+                    if index == 0, let a = try? registry.makeDestination(to: .nodeA), let b = a.b1 {
+                        pairs.withLock { $0.append("\(ObjectIdentifier(a)) \(ObjectIdentifier(b)) \(b.a === a)") }
+                    } else if index == 1, let b = try? registry.makeDestination(to: .nodeB), let a = b.a {
+                        pairs.withLock { $0.append("\(ObjectIdentifier(a)) \(ObjectIdentifier(b)) \(a.b1 === b)") }
+                    }
+                }
+            }
+            let seen = pairs.withLock { $0 }
+            #expect(seen.count == 2)
+            #expect(Set(seen).count == 1)
+            #expect(seen.first?.hasSuffix("true") == true)
+            #expect(calls.a.value == 1)
+            #expect(calls.b.value == 1)
+            let a = try registry.makeDestination(to: .nodeA)
+            a.b1?.a = nil
+        }
+    }
+
+    // MARK: Reset and close are atomic for a lookup
+
+    @Test func resetRacingLookupsOfACustomScopedCycleNeverMixesGenerations() throws {
+        let scope = CustomScope("chat")
+        let registry = try sealedRegistry { registry in
+            try registry.register(
+                .session, scope: .custom(scope), injections: [.property(\.messages, .messageList)]
+            ) { _ in SessionImpl() }
+            try registry.register(
+                .messageList, scope: .custom(scope), injections: [.property(\.session, .session)]
+            ) { _ in MessageListImpl() }
+        }
+        let mixed = Counter()
+        let stop = TestLocked(false)
+        finishesWithoutHanging {
+            onThreads(2) { index in
+                if index == 0 {
+                    for _ in 0..<2_000 {
+                        guard let session = try? registry.makeDestination(to: .session) else { continue }
+                        if session.messages?.session !== session { mixed.increment() }
+                    }
+                    stop.withLock { $0 = true }
+                } else {
+                    while !stop.withLock({ $0 }) { scope.reset() }
+                }
+            }
+        }
+        #expect(mixed.value == 0)
+        let session = try registry.makeDestination(to: .session)
+        #expect(session.messages?.session === session)
+        #expect(try registry.makeDestination(to: .messageList) === session.messages)
+        scope.close()
+    }
+
+    // MARK: Keys cannot confuse types
+
+    @Test func aKeyDeclaredWithASubclassMetatypeCannotReachAnotherTypesRegistration() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.animal) { _ in Dog() }
+        }
+        let animal = try registry.makeDestination(to: .animal)
+        #expect(animal is Dog)
+        let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .cat) }
+        #expect(error?.code == .unregisteredKey)
+        #expect(error?.key == "RoutableService<Cat>")
+        #expect(RoutableService.animal != RoutableService<Animal>(declaring: Animal.self) ? false : true)
+    }
+
+    @Test func namedKeysAreEqualByTheirTextAndPrintIt() throws {
+        #expect(RoutableService.slow.named("fast") == .slow.named("fast"))
+        #expect(RoutableService.slow.named("fast") != .slow.named("fast "))
+        let registry = try sealedRegistry { _ in }
+        let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .slow.named("fast")) }
+        #expect(error?.key == "RoutableService<Slow>[\"fast\"]")
+    }
+}
+
+class Animal {}
+final class Cat: Animal {}
+final class Dog: Animal {}
+extension RoutableService where Destination == Animal {
+    /// Declared, carelessly, with a subclass metatype: the key is still `RoutableService<Animal>`.
+    static var animal: Self { Self(declaring: Cat.self) }
+}
+extension RoutableService where Destination == Cat {
+    static var cat: Self { Self(declaring: Cat.self) }
+}
