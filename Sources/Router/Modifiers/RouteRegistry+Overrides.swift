@@ -3,8 +3,8 @@ import Synchronization
 /// The override tables installed for the current task, by registry.
 @usableFromInline
 enum OverrideContext {
-    // Lookups read this task-local only while the registry's `overrideCount` is non-zero, so an app
-    // that never overrides pays one relaxed load per lookup.
+    // Lookups read this task-local only while the registry family's override counter is non-zero, so an
+    // app that never overrides pays one relaxed load per lookup.
     @TaskLocal static var tables: [ObjectIdentifier: SealedTable] = [:]
 }
 
@@ -34,9 +34,12 @@ extension RouteRegistry {
     public func withOverrides<Result>(
         _ overrides: (RouteRegistry) throws -> Void, operation: () throws -> Result
     ) throws -> Result {
-        let tables = try overrideTables(overrides)
-        overrideCount.add(1, ordering: .relaxed)
-        defer { overrideCount.subtract(1, ordering: .relaxed) }
+        let (tables, layer) = try overrideTables(overrides)
+        overrideCounter.running.add(1, ordering: .relaxed)
+        defer {
+            layer.end()
+            overrideCounter.running.subtract(1, ordering: .relaxed)
+        }
         return try OverrideContext.$tables.withValue(tables) { try operation() }
     }
 
@@ -50,13 +53,18 @@ extension RouteRegistry {
     public func withOverrides<Result>(
         _ overrides: (RouteRegistry) throws -> Void, operation: () async throws -> Result
     ) async throws -> Result {
-        let tables = try overrideTables(overrides)
-        overrideCount.add(1, ordering: .relaxed)
-        defer { overrideCount.subtract(1, ordering: .relaxed) }
+        let (tables, layer) = try overrideTables(overrides)
+        overrideCounter.running.add(1, ordering: .relaxed)
+        defer {
+            layer.end()
+            overrideCounter.running.subtract(1, ordering: .relaxed)
+        }
         return try await OverrideContext.$tables.withValue(tables) { try await operation() }
     }
 
-    private func overrideTables(_ overrides: (RouteRegistry) throws -> Void) throws -> [ObjectIdentifier: SealedTable] {
+    private func overrideTables(
+        _ overrides: (RouteRegistry) throws -> Void
+    ) throws -> (tables: [ObjectIdentifier: SealedTable], layer: OverrideLayer) {
         let base = try table()
         let layer = RouteRegistry(maxDepth: maxDepth)
         try overrides(layer)
@@ -70,9 +78,10 @@ extension RouteRegistry {
             redirect[ObjectIdentifier(entry)] =
                 redirect[ObjectIdentifier(base.redirect[ObjectIdentifier(entry)] ?? entry)]
         }
+        let inForce = OverrideLayer()
         let table = SealedTable(
             entries: layer.registeredEntries, parent: base, maxDepth: maxDepth, tracer: base.tracer,
-            paths: [], redirect: redirect)
+            paths: [], redirect: redirect, layer: inForce)
         let report = Validator(table: table, assembly: nil).report()
         if !report.isValid {
             throw RouteError(
@@ -80,6 +89,51 @@ extension RouteRegistry {
         }
         var tables = OverrideContext.tables
         tables[ObjectIdentifier(self)] = table
-        return tables
+        return (tables, inForce)
+    }
+}
+
+/// One override family's count of running `withOverrides` calls (see ``RouteRegistry/overrideCounter``).
+@usableFromInline
+final class OverrideCounter: Sendable {
+    @usableFromInline let running = Atomic<Int>(0)
+}
+
+/// Whether one `withOverrides` call is still running, and the views of child registries made over it.
+///
+/// A task started inside `withOverrides` inherits its task-local tables and may outlive it; once the call
+/// has returned, lookups skip its layer (see ``SealedTable/inForce``).
+final class OverrideLayer: Sendable {
+    private let active = Atomic<Bool>(true)
+    private let views = Locked<[ObjectIdentifier: SealedTable]>([:])
+
+    /// Whether the `withOverrides` call is still running.
+    var isActive: Bool { active.load(ordering: .acquiring) }
+
+    /// Ends the layer: later lookups skip it, and the child views (which refer back to it) are dropped.
+    func end() {
+        active.store(false, ordering: .releasing)
+        let dropped = views.withLock { views -> [ObjectIdentifier: SealedTable] in
+            defer { views = [:] }
+            return views
+        }
+        _ = dropped  // released here, outside the lock
+    }
+
+    /// The table a child registry's lookups use while this layer is in force: the child's registrations
+    /// over the layer. Its shared registrations that have no instance yet get fresh cells, so what is first
+    /// built under the overrides is forgotten with them.
+    func view(of child: RouteRegistry, table: SealedTable, over layer: SealedTable) -> SealedTable {
+        views.withLock { views in
+            if let made = views[ObjectIdentifier(child)] { return made }
+            let entries = table.entries.map { entry in
+                entry.scope.isShared && !entry.hasSharedInstance ? entry.freshCopy() : entry
+            }
+            let made = SealedTable(
+                entries: entries, parent: layer, maxDepth: table.maxDepth, tracer: table.tracer, paths: table.paths,
+                layer: self)
+            if isActive { views[ObjectIdentifier(child)] = made }
+            return made
+        }
     }
 }

@@ -49,9 +49,10 @@ public final class RouteRegistry: Sendable {
     /// `sealedTable`, unretained, for the lookup path: the registry keeps the table alive, and borrowing
     /// it writes nothing to its reference count, which threads looking up at once would fight over.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedRef: Unmanaged<SealedTable>?
-    /// How many `withOverrides` calls on this registry are running, in any task. While none is, a lookup
-    /// does not read the task-local override tables.
-    @usableFromInline let overrideCount = Atomic<Int>(0)
+    /// How many `withOverrides` calls on this registry, its parents or its children are running, in any
+    /// task: one counter per family, so that a parent's overrides reach its children's lookups. While
+    /// none is, a lookup does not read the task-local override tables.
+    @usableFromInline let overrideCounter: OverrideCounter
     let tracer = Tracer()
     let routing = Locked(RoutingState())
     private let errorHandlerStorage = Locked<(@Sendable (RouteError) -> Void)?>(nil)
@@ -64,6 +65,7 @@ public final class RouteRegistry: Sendable {
     public init(parent: RouteRegistry? = nil, maxDepth: Int = 1_000) {
         self.parent = parent
         self.maxDepth = max(1, maxDepth)
+        self.overrideCounter = parent?.overrideCounter ?? OverrideCounter()
     }
 
     /// Makes a registry from modules and seals it.
@@ -264,14 +266,27 @@ public final class RouteRegistry: Sendable {
     /// The sealed table, unretained, when no override is running; nil otherwise (see ``tableSlow()``).
     @inlinable
     func tableRef() -> Unmanaged<SealedTable>? {
-        guard phase.load(ordering: .acquiring) == 2, overrideCount.load(ordering: .relaxed) == 0 else { return nil }
+        guard phase.load(ordering: .acquiring) == 2, overrideCounter.running.load(ordering: .relaxed) == 0 else {
+            return nil
+        }
         return sealedRef
     }
 
     @usableFromInline
     func tableSlow() throws -> SealedTable {
         if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable {
-            return OverrideContext.tables[ObjectIdentifier(self)] ?? table
+            let overrides = OverrideContext.tables
+            if overrides.isEmpty { return table }
+            if let own = overrides[ObjectIdentifier(self)] { return own.inForce }
+            // A parent's overrides reach this registry's lookups: a view of this registry over them.
+            var ancestor = parent
+            while let current = ancestor {
+                if let layer = overrides[ObjectIdentifier(current)]?.inForce, layer.layer != nil {
+                    return layer.layer?.view(of: self, table: table, over: layer) ?? table
+                }
+                ancestor = current.parent
+            }
+            return table
         }
         throw RouteError(
             .notSealed, key: "RouteRegistry", reason: "The registry is not sealed yet, so it cannot make destinations.",

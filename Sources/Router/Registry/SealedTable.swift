@@ -36,6 +36,9 @@ final class SealedTable: @unchecked Sendable {
     let paths: [PathRoute]
     /// For an override layer: the layer's own copies of the shared registrations beneath it.
     @usableFromInline let redirect: [ObjectIdentifier: AnyEntry]
+    /// For an override layer (and the views of child registries made over it): whether its
+    /// `withOverrides` call is still running.
+    let layer: OverrideLayer?
 
     /// What a table's registrations use, noted while building it, so that sealing skips the checks and
     /// steps that would find nothing to look at.
@@ -59,8 +62,9 @@ final class SealedTable: @unchecked Sendable {
     /// no hashing beyond ``KeyID/fastHash`` and no per-key allocation.
     init(
         entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil, paths: [PathRoute] = [],
-        redirect: [ObjectIdentifier: AnyEntry] = [:]
+        redirect: [ObjectIdentifier: AnyEntry] = [:], layer: OverrideLayer? = nil
     ) {
+        self.layer = layer
         self.entries = entries
         self.paths = paths
         self.redirect = redirect
@@ -300,5 +304,15 @@ final class SealedTable: @unchecked Sendable {
             table = current.parent
         }
         return seen
+    }
+}
+
+extension SealedTable {
+    /// This table, or, for an override layer whose `withOverrides` call has returned, the nearest table
+    /// beneath it that is still in force: a task that outlives `withOverrides` never sees its fakes.
+    var inForce: SealedTable {
+        var table = self
+        while let layer = table.layer, !layer.isActive, let beneath = table.parent { table = beneath }
+        return table
     }
 }
