@@ -176,7 +176,8 @@ extension RouteRegistry {
     /// - Throws: ``RouteError`` when a parent registry is not sealed.
     public func dependencyGraph() throws -> DependencyGraph {
         if isSealed, let table = sealedTable { return DependencyGraph(table: table) }
-        let parentTable = parent?.sealedTable
+        // The phase before the table: see `RouteRegistry.makeTable`.
+        let parentTable = parent.flatMap { $0.isSealed ? $0.sealedTable : nil }
         return DependencyGraph(table: SealedTable(entries: registeredEntries, parent: parentTable, maxDepth: maxDepth))
     }
 }
