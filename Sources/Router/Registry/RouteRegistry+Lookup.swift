@@ -123,7 +123,8 @@ extension RouteRegistry {
                     : "Known identifiers: \(known.prefix(8).map { "\"\($0)\"" }.joined(separator: ", "))."
                 throw RouteError(
                     .unknownIdentifier, key: "\"\(identifier)\"",
-                    reason: "No router is registered for the identifier \"\(identifier)\".", hint: hint)
+                    reason: "No router is registered for the identifier \"\(RouteError.displayable(identifier))\".",
+                    hint: hint)
             }
             // The registered type is checked before anything is built: a lookup that asks for the wrong type
             // must not run the factory, nor publish a singleton it would then refuse to return.
@@ -132,7 +133,7 @@ extension RouteRegistry {
                 throw RouteError(
                     .destinationTypeMismatch, key: "\"\(identifier)\"",
                     reason:
-                        "The destination for \"\(identifier)\" is \(TypeName.of(registered)), which is not \(TypeName.of(Destination.self)).",
+                        "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(registered)), which is not \(TypeName.of(Destination.self)).",
                     hint: "It is registered as \(entry.key.full); ask for that protocol.")
             }
             var resolver = Resolver(table: table)
@@ -141,7 +142,7 @@ extension RouteRegistry {
                 throw RouteError(
                     .destinationTypeMismatch, key: "\"\(identifier)\"",
                     reason:
-                        "The destination for \"\(identifier)\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
+                        "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
                     hint: "It is registered as \(entry.key.full); ask for that protocol.")
             }
             return typed

@@ -79,7 +79,7 @@ struct PathPattern: Sendable, Hashable {
                     return .invalid(reason: "the parameter \(name) is missing")
                 }
                 guard type.accepts(parts[index]) else {
-                    return .invalid(reason: "the parameter \(name) is \"\(parts[index])\", which is not \(type.aOrAn)")
+                    return .invalid(reason: "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", which is not \(type.aOrAn)")
                 }
                 values[name] = String(parts[index])
             }
@@ -164,13 +164,14 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     private func missing(_ name: String) -> RouteError {
         RouteError(
             .invalidPath, key: "\"\(pattern)\"",
-            reason: "The path \"\(path)\" for the pattern \"\(pattern)\" has no parameter \(name).",
+            reason: "The path \"\(RouteError.displayable(path))\" for the pattern \"\(pattern)\" has no parameter \(name).",
             hint: "Add it to the path, or as a query parameter: ?\(name)=…")
     }
 
     private func malformed(_ name: String, _ text: String, _ type: String) -> RouteError {
         RouteError(
             .invalidPath, key: "\"\(pattern)\"",
-            reason: "The parameter \(name) of the path \"\(path)\" is \"\(text)\", which is not \(type).")
+            reason:
+                "The parameter \(name) of the path \"\(RouteError.displayable(path))\" is \"\(RouteError.displayable(text))\", which is not \(type).")
     }
 }

@@ -135,7 +135,7 @@ extension RouteRegistry {
             throw RouteError(
                 .destinationTypeMismatch, key: "\"\(path)\"",
                 reason:
-                    "The destination for the path \"\(path)\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
+                    "The destination for the path \"\(RouteError.displayable(path))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
                 hint: "The pattern \"\(route.pattern.text)\" routes to \(route.target.full); ask for that protocol.")
         }
         return typed
@@ -174,11 +174,11 @@ extension RouteRegistry {
             throw RouteError(
                 .invalidPath, key: "\"\(invalid.route.pattern.text)\"",
                 reason:
-                    "The path \"\(path)\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason).")
+                    "The path \"\(RouteError.displayable(path))\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason).")
         }
         let known = table.allPaths.map { "\"\($0.pattern.text)\"" }
         throw RouteError(
-            .unknownPath, key: "\"\(path)\"", reason: "No route is registered for the path \"\(path)\".",
+            .unknownPath, key: "\"\(path)\"", reason: "No route is registered for the path \"\(RouteError.displayable(path))\".",
             hint: known.isEmpty
                 ? "Register one with register(path:to:)."
                 : "Registered patterns: \(known.prefix(8).joined(separator: ", ")).")
