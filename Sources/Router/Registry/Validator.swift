@@ -212,24 +212,38 @@ struct Validator {
 
     private func pathProblems() -> [RouteError] {
         var problems: [RouteError] = []
-        var seen: [PathPattern: PathRoute] = [:]
+        var seen: [[String]: PathRoute] = [:]
         for route in table.paths {
-            if let first = seen[route.pattern] {
+            let pattern = route.pattern
+            for problem in pattern.problems {
                 problems.append(
-                    RouteError(
-                        .duplicateIdentifier, key: "\"\(route.pattern.text)\"",
-                        reason:
-                            "The path pattern \"\(route.pattern.text)\" is registered twice: for \(first.target.full) from \(first.owner) and for \(route.target.full) from \(route.owner).",
-                        hint: "Give each route its own pattern."))
+                    RouteError(.invalidPath, key: "\"\(pattern.text)\"", reason: problem.reason, hint: problem.hint))
+            }
+            if let first = seen[pattern.shape] {
+                if first.pattern.text == pattern.text {
+                    problems.append(
+                        RouteError(
+                            .duplicateIdentifier, key: "\"\(pattern.text)\"",
+                            reason:
+                                "The path pattern \"\(pattern.text)\" is registered twice: for \(first.target.full) from \(first.owner) and for \(route.target.full) from \(route.owner).",
+                            hint: "Give each route its own pattern."))
+                } else {
+                    problems.append(
+                        RouteError(
+                            .duplicateIdentifier, key: "\"\(pattern.text)\"",
+                            reason:
+                                "The path patterns \"\(first.pattern.text)\" (for \(first.target.full) from \(first.owner)) and \"\(pattern.text)\" (for \(route.target.full) from \(route.owner)) match the same paths.",
+                            hint: "Make the literal segments or the parameter types differ, or remove one of them."))
+                }
             } else {
-                seen[route.pattern] = route
+                seen[pattern.shape] = route
             }
             if !table.hasRegistration(route.targetID) {
                 problems.append(
                     RouteError(
                         .unregisteredKey, key: route.target.full,
                         reason:
-                            "The path pattern \"\(route.pattern.text)\" routes to \(route.target.full), which has no router.",
+                            "The path pattern \"\(pattern.text)\" routes to \(route.target.full), which has no router.",
                         hint: "Register \(route.target.full), or load the module that does."))
             }
         }

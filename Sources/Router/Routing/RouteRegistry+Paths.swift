@@ -23,13 +23,15 @@ extension RouteRegistry {
     ///   - pattern: Literal segments and parameters: `:name` (text) or `:name(Int)`, `(Double)`, `(Bool)`.
     ///   - key: The key whose destination the path makes.
     ///   - preparation: Hands the parameters to the destination.
-    /// - Throws: ``RouteError``: ``RouteError/Code/invalidPath`` for a malformed pattern,
-    ///   ``RouteError/Code/registrationAfterSeal`` once sealed.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed. A malformed
+    ///   pattern (an unknown or unclosed type, a repeated or missing parameter name, a `?` or `#`) or one
+    ///   that matches the same paths as another is reported by ``seal()`` and ``validate()`` as
+    ///   ``RouteError/Code/invalidPath`` or ``RouteError/Code/duplicateIdentifier``, naming the pattern.
     public func register<Destination>(
         path pattern: String, to key: RoutableService<Destination>,
         preparation: @escaping @Sendable (Destination, PathParameters) throws -> Void = { _, _ in }
     ) throws {
-        let parsed = try PathPattern(pattern)
+        let parsed = PathPattern(pattern)
         try addPath { owner in
             PathRoute(
                 pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
@@ -61,13 +63,15 @@ extension RouteRegistry {
     ///   - pattern: Literal segments and parameters: `:name` (text) or `:name(Int)`, `(Double)`, `(Bool)`.
     ///   - key: The module key whose destination the path makes.
     ///   - configuring: Makes the `construct…` calls from the parameters.
-    /// - Throws: ``RouteError``: ``RouteError/Code/invalidPath`` for a malformed pattern,
-    ///   ``RouteError/Code/registrationAfterSeal`` once sealed.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed. A malformed
+    ///   pattern (an unknown or unclosed type, a repeated or missing parameter name, a `?` or `#`) or one
+    ///   that matches the same paths as another is reported by ``seal()`` and ``validate()`` as
+    ///   ``RouteError/Code/invalidPath`` or ``RouteError/Code/duplicateIdentifier``, naming the pattern.
     public func register<Configuration, Destination>(
         path pattern: String, to key: RoutableServiceModule<Configuration, Destination>,
         configuring: @escaping @Sendable (Configuration, PathParameters) throws -> Void
     ) throws {
-        let parsed = try PathPattern(pattern)
+        let parsed = PathPattern(pattern)
         try addPath { owner in
             PathRoute(
                 pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
