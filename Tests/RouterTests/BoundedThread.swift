@@ -16,6 +16,9 @@ import Testing
 /// - Parameters:
 ///   - stackSize: The new thread's stack size in bytes; the system default when nil.
 ///   - bound: How long to wait, in seconds.
+///   - sourceLocation: Where to record the issue.
+///   - body: The scenario.
+/// - Returns: Whether the scenario finished within the bound.
 @discardableResult
 func finishesOnItsOwnThread(
     stackSize: Int? = nil, bound: Int = 10, sourceLocation: SourceLocation = #_sourceLocation,

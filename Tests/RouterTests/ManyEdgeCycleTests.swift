@@ -32,7 +32,8 @@ struct ManyEdgeCycleTests {
         )
         let sealing = #expect(throws: RouteError.self) { try registry.seal() }
         #expect(sealing?.code == .validationFailed)
-        #expect(sealing?.reason.hasPrefix("Sealing found 2 problems:\n- Circular dependency: Car → Wheel → Car") == true)
+        #expect(
+            sealing?.reason.hasPrefix("Sealing found 2 problems:\n- Circular dependency: Car → Wheel → Car") == true)
         #expect(!registry.isSealed)
     }
 

@@ -87,7 +87,9 @@ struct SealingRaceTests {
                     // Whichever call returns first, the registry is sealed by then.
                     if !registry.isSealed { log.problem("round \(round): seal returned before sealing") }
                 }
-                if built.value != 1 { log.problem("round \(round): the eager singleton was built \(built.value) times") }
+                if built.value != 1 {
+                    log.problem("round \(round): the eager singleton was built \(built.value) times")
+                }
             }
         }
         #expect(log.problems == [])

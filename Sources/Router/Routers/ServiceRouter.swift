@@ -149,7 +149,9 @@ extension Resolver {
                 .factoryFailed, key: key.full, path: pathHere(key.short),
                 reason:
                     "\(missing.router) does not override makeDestination(configuration:resolver:), so it cannot make \(key.full).",
-                hint: "Override makeDestination(configuration:resolver:) in \(missing.router) and return the destination.")
+                hint:
+                    "Override makeDestination(configuration:resolver:) in \(missing.router) and return the destination."
+            )
         }
         enqueuePreparation { resolver in
             try router.prepareDestination(made, configuration: configuration, resolver: &resolver)

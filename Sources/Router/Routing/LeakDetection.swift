@@ -35,7 +35,8 @@ extension RouteRegistry {
                     notify(
                         RouteError(
                             .destinationLeaked, key: key,
-                            reason: "The destination \(typeName) of \(key) was removed but is still alive after \(delay).",
+                            reason:
+                                "The destination \(typeName) of \(key) was removed but is still alive after \(delay).",
                             hint: "Look for a strong reference to it: a closure capturing it, a delegate, a cache."))
                 }
                 routing.withLock { _ = $0.leakChecks.removeValue(forKey: number) }

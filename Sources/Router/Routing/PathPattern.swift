@@ -74,7 +74,8 @@ struct PathPattern: Sendable, Hashable {
                 Problem(
                     reason:
                         "The path pattern \(quoted) contains \"\(character)\", which ends the path part of a URL, so no path can match it.",
-                    hint: "Remove it: query parameters (?name=value) reach PathParameters without being in the pattern."))
+                    hint: "Remove it: query parameters (?name=value) reach PathParameters without being in the pattern."
+                ))
         }
         var names: Set<String> = []
         for part in text.split(separator: "/") {
@@ -138,7 +139,8 @@ struct PathPattern: Sendable, Hashable {
                 if let rejection = type.rejection(of: parts[index]) {
                     return .invalid(
                         reason:
-                            "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", \(rejection)")
+                            "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", \(rejection)"
+                    )
                 }
                 values[name] = String(parts[index])
             }
@@ -225,7 +227,8 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     private func missing(_ name: String) -> RouteError {
         RouteError(
             .invalidPath, key: "\"\(pattern)\"",
-            reason: "The path \"\(RouteError.displayable(path))\" for the pattern \"\(pattern)\" has no parameter \(name).",
+            reason:
+                "The path \"\(RouteError.displayable(path))\" for the pattern \"\(pattern)\" has no parameter \(name).",
             hint: "Add it to the path, or as a query parameter: ?\(name)=…")
     }
 
@@ -233,6 +236,7 @@ public struct PathParameters: Sendable, CustomStringConvertible {
         RouteError(
             .invalidPath, key: "\"\(pattern)\"",
             reason:
-                "The parameter \(name) of the path \"\(RouteError.displayable(path))\" is \"\(RouteError.displayable(text))\", \(rejection).")
+                "The parameter \(name) of the path \"\(RouteError.displayable(path))\" is \"\(RouteError.displayable(text))\", \(rejection)."
+        )
     }
 }

@@ -178,11 +178,13 @@ extension RouteRegistry {
             throw RouteError(
                 .invalidPath, key: "\"\(invalid.route.pattern.text)\"",
                 reason:
-                    "The path \"\(RouteError.displayable(path))\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason).")
+                    "The path \"\(RouteError.displayable(path))\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason)."
+            )
         }
         let known = table.allPaths.map { "\"\($0.pattern.text)\"" }
         throw RouteError(
-            .unknownPath, key: "\"\(path)\"", reason: "No route is registered for the path \"\(RouteError.displayable(path))\".",
+            .unknownPath, key: "\"\(path)\"",
+            reason: "No route is registered for the path \"\(RouteError.displayable(path))\".",
             hint: known.isEmpty
                 ? "Register one with register(path:to:)."
                 : "Registered patterns: \(known.prefix(8).joined(separator: ", ")).")
