@@ -8,8 +8,14 @@ let userScope = CustomScope("user")
 let modules = ShopModules.all(userScope: userScope)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
+/// Prints `text` with the control characters input may have put in it escaped: a search or path typed (or
+/// piped) in must not be able to clear the terminal or set its title.
+func printSafely(_ text: String) {
+    print(RouteError.displayable(text, keepingNewlines: true))
+}
+
 @Sendable func printError(_ message: String) {
-    var text = message + "\n"
+    var text = RouteError.displayable(message, keepingNewlines: true) + "\n"
     text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }
 
@@ -52,7 +58,7 @@ case "validate":
         fail("Validation failed: \(error)")
     }
 case let unknown?:
-    fail("Unknown argument \"\(unknown)\".\n\(Help.usage)")
+    fail("Unknown argument \"\(RouteError.displayable(unknown))\".\n\(Help.usage)")
 }
 
 // Screens are watched after they are removed: one still alive a moment later is reported as a leak.
@@ -64,7 +70,7 @@ registry.errorHandler = { error in
 /// Reads commands until quit or end of input; the shell and every screen it showed are released on return,
 /// so a leak checker sees nothing of the session left behind.
 func runSession(interactive: Bool) {
-    let shell = Shell(registry: registry) { print($0) }
+    let shell = Shell(registry: registry) { printSafely($0) }
     defer { shell.close() }
     if interactive {
         print("Bookshop demo. Type help to see the commands, quit or Ctrl-D to leave.")

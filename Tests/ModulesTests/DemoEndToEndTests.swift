@@ -12,6 +12,20 @@ struct DemoEndToEndTests {
         #expect(run.status == 0, sourceLocation: sourceLocation)
     }
 
+    @Test func controlCharactersTypedInAreShownEscaped() throws {
+        // ESC sequences that would clear the screen, reset the terminal and set its title.
+        try expectTranscript(
+            ["search \u{1B}]0;pwned\u{07}x", "open \u{1B}[2Jbooks", "login \u{1B}c", "bogus\u{1B}[H", "quit"],
+            """
+            == Search "\\u{1B}]0;pwned\\u{7}x" == signed out | badge 1
+              No titles contain "\\u{1B}]0;pwned\\u{7}x".
+            No route is registered for the path "\\u{1B}[2Jbooks". Hint: Registered patterns: "books/:id(Int)", "cart", "chat".
+            Signed in as \\u{1B}c.
+            Unknown command "bogus\\u{1B}[h". Type help to see the commands.
+            Bye.
+            """)
+    }
+
     @Test func signInFindABookBuyItAndOpenTheChat() throws {
         try expectTranscript(
             ["login ann", "badge", "search swift", "add 1", "cart", "badge", "checkout", "chat", "badge", "quit"],

@@ -69,13 +69,18 @@ struct PathRoutingTests {
         )
     }
 
-    @Test func aPatternWithAnUnknownTypeIsRejectedAtRegistration() throws {
+    @Test func aPatternWithAnUnknownTypeIsReportedAtSealing() throws {
         let registry = RouteRegistry()
-        let error = #expect(throws: RouteError.self) { try registry.register(path: "books/:id(Integer)", to: .screen) }
+        try registry.register(.screen) { _ in ScreenImpl(title: "") }
+        try registry.register(path: "books/:id(Integer)", to: .screen)
+        let problems = try registry.validate().problems
         #expect(
-            error?.description
-                == "The path pattern \"books/:id(Integer)\" gives the parameter id the unknown type Integer. Hint: Use String, Int, Double or Bool."
-        )
+            problems.map(\.description) == [
+                "The path pattern \"books/:id(Integer)\" gives the parameter id the unknown type Integer. Hint: Use String, Int, Double or Bool."
+            ])
+        #expect(problems.first?.code == .invalidPath)
+        #expect(problems.first?.key == "\"books/:id(Integer)\"")
+        #expect(throws: RouteError.self) { try registry.seal() }
     }
 
     @Test func aPathCanBePerformedAsARoute() throws {

@@ -101,62 +101,95 @@ public struct DependencyGraph: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// How many levels ``textTree`` indents; deeper lines show their depth as a number instead, so that
+    /// the tree of a long chain grows with its number of edges rather than with their square.
+    public static let maxTextTreeIndent = 32
+
     /// The graph as an indented tree, one root per registration nothing else depends on. A subtree shown
-    /// once is not repeated, and an edge back to an ancestor is marked as a cycle.
+    /// once is not repeated, and an edge back to an ancestor is marked as a cycle. Past
+    /// ``maxTextTreeIndent`` levels a line starts with its depth, e.g. `[depth 40] └─ initializer → …`,
+    /// instead of one more level of indentation.
+    ///
+    /// The tree is walked with an explicit stack, so a chain of any length prints without deep recursion.
     public var textTree: String {
-        var dependedOn = Set<Int>()
-        for edge in edges { dependedOn.formUnion(edge.to) }
-        var roots = nodes.indices.filter { !dependedOn.contains($0) }
+        var outgoing = [[Int]](repeating: [], count: nodes.count)
+        var dependedOn = [Bool](repeating: false, count: nodes.count)
+        for (position, edge) in edges.enumerated() {
+            outgoing[edge.from].append(position)
+            for target in edge.to { dependedOn[target] = true }
+        }
+        var roots = nodes.indices.filter { !dependedOn[$0] }
         if roots.isEmpty { roots = Array(nodes.indices.prefix(1)) }
-        var shown = Set<Int>()
-        var lines: [String] = []
+        var shown = [Bool](repeating: false, count: nodes.count)
+        var onPath = [Bool](repeating: false, count: nodes.count)
+        var text = ""
         func label(_ index: Int) -> String {
             "\(nodes[index].name) (\(nodes[index].scope), \(nodes[index].owner))"
         }
-        func walk(_ index: Int, prefix: String, path: [Int]) {
-            // One line per target: a `many` edge lists each registration it reaches, numbered.
-            var rows: [(edge: Edge, target: Int?, number: String)] = []
-            for edge in edges where edge.from == index {
+        /// One line per target: a `many` edge lists each registration it reaches, numbered.
+        func rows(of index: Int) -> [(edge: Int, target: Int?, number: String)] {
+            var rows: [(edge: Int, target: Int?, number: String)] = []
+            for position in outgoing[index] {
+                let edge = edges[position]
                 if edge.to.isEmpty {
-                    rows.append((edge, nil, ""))
+                    rows.append((position, nil, ""))
                 } else {
-                    for (position, target) in edge.to.enumerated() {
-                        let number = edge.to.count > 1 ? " [\(position + 1) of \(edge.to.count)]" : ""
-                        rows.append((edge, target, number))
+                    for (offset, target) in edge.to.enumerated() {
+                        let number = edge.to.count > 1 ? " [\(offset + 1) of \(edge.to.count)]" : ""
+                        rows.append((position, target, number))
                     }
                 }
             }
-            for (offset, line) in rows.enumerated() {
-                let last = offset == rows.count - 1
-                let branch = prefix + (last ? "└─ " : "├─ ")
-                let childPrefix = prefix + (last ? "   " : "│  ")
-                let kind = line.edge.kind.rawValue
-                guard let target = line.target else {
-                    lines.append(branch + "\(kind) → \(line.edge.key) (no router)")
+            return rows
+        }
+        /// A node being printed: its rows, the next one to print, and the indentation of its rows.
+        struct Frame {
+            let node: Int
+            let rows: [(edge: Int, target: Int?, number: String)]
+            var next = 0
+            /// The indentation of the rows, up to `maxTextTreeIndent` levels.
+            let prefix: String
+            let depth: Int
+        }
+        func walk(from root: Int) {
+            shown[root] = true
+            text += label(root) + "\n"
+            onPath[root] = true
+            var stack = [Frame(node: root, rows: rows(of: root), prefix: "", depth: 1)]
+            while let top = stack.last {
+                guard top.next < top.rows.count else {
+                    onPath[top.node] = false
+                    stack.removeLast()
                     continue
                 }
-                if path.contains(target) {
-                    lines.append(branch + "\(kind) → \(nodes[target].name)\(line.number) (cycle)")
-                } else if shown.contains(target) {
-                    lines.append(branch + "\(kind) → \(label(target))\(line.number) (shown above)")
+                let line = top.rows[top.next]
+                stack[stack.count - 1].next += 1
+                let last = top.next == top.rows.count - 1
+                let lead = top.depth > Self.maxTextTreeIndent ? "[depth \(top.depth)] " : top.prefix
+                let branch = lead + (last ? "└─ " : "├─ ")
+                let edge = edges[line.edge]
+                let kind = edge.kind.rawValue
+                guard let target = line.target else {
+                    text += branch + "\(kind) → \(edge.key) (no router)\n"
+                    continue
+                }
+                if onPath[target] {
+                    text += branch + "\(kind) → \(nodes[target].name)\(line.number) (cycle)\n"
+                } else if shown[target] {
+                    text += branch + "\(kind) → \(label(target))\(line.number) (shown above)\n"
                 } else {
-                    shown.insert(target)
-                    lines.append(branch + "\(kind) → \(label(target))\(line.number)")
-                    walk(target, prefix: childPrefix, path: path + [target])
+                    shown[target] = true
+                    onPath[target] = true
+                    text += branch + "\(kind) → \(label(target))\(line.number)\n"
+                    let childPrefix =
+                        top.depth >= Self.maxTextTreeIndent ? "" : top.prefix + (last ? "   " : "│  ")
+                    stack.append(Frame(node: target, rows: rows(of: target), prefix: childPrefix, depth: top.depth + 1))
                 }
             }
         }
-        for root in roots where !shown.contains(root) {
-            shown.insert(root)
-            lines.append(label(root))
-            walk(root, prefix: "", path: [root])
-        }
-        for index in nodes.indices where !shown.contains(index) {
-            shown.insert(index)
-            lines.append(label(index))
-            walk(index, prefix: "", path: [index])
-        }
-        return lines.joined(separator: "\n") + "\n"
+        for root in roots where !shown[root] { walk(from: root) }
+        for index in nodes.indices where !shown[index] { walk(from: index) }
+        return text.isEmpty ? "\n" : text
     }
 
     private func escaped(_ text: String) -> String {
@@ -176,7 +209,8 @@ extension RouteRegistry {
     /// - Throws: ``RouteError`` when a parent registry is not sealed.
     public func dependencyGraph() throws -> DependencyGraph {
         if isSealed, let table = sealedTable { return DependencyGraph(table: table) }
-        let parentTable = parent?.sealedTable
+        // The phase before the table: see `RouteRegistry.makeTable`.
+        let parentTable = parent.flatMap { $0.isSealed ? $0.sealedTable : nil }
         return DependencyGraph(table: SealedTable(entries: registeredEntries, parent: parentTable, maxDepth: maxDepth))
     }
 }

@@ -25,6 +25,9 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
     /// Makes an error. Router makes these itself; the initializer is public so that routers and
     /// configurations written by users can report failures in the same shape.
     ///
+    /// Control characters in the texts are escaped (see ``displayable(_:keepingNewlines:)``); the reason
+    /// keeps its line breaks.
+    ///
     /// - Parameters:
     ///   - code: The kind of failure.
     ///   - key: The key that failed, as it reads in code.
@@ -36,11 +39,13 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
         _ code: Code, key: String, path: [String] = [], reason: String, hint: String? = nil,
         underlyingError: (any Error)? = nil
     ) {
+        // Escaped here, once, so that no message can carry a control character from input: see
+        // `displayable(_:keepingNewlines:)`.
         self.code = code
-        self.key = key
-        self.path = path
-        self.reason = reason
-        self.hint = hint
+        self.key = Self.displayable(key)
+        self.path = path.map { Self.displayable($0) }
+        self.reason = Self.displayable(reason, keepingNewlines: true)
+        self.hint = hint.map { Self.displayable($0) }
         self.underlyingError = underlyingError
     }
 

@@ -75,6 +75,11 @@ extension RouteRegistry {
 
     /// Makes the destination registered under a string identifier, checked against the type you ask for.
     ///
+    /// The check is made before anything is built, against the type the registration's key declares: ask
+    /// for that type, a superclass of it, or `Any`. Asking for another protocol or a subclass is a
+    /// ``RouteError/Code/destinationTypeMismatch`` even if the object made would happen to be one; look
+    /// it up as the registered type and cast it yourself.
+    ///
     /// ```swift
     /// let screen = try registry.makeDestination(identifier: "settings/profile", as: (any Screen).self)
     /// ```
@@ -97,14 +102,25 @@ extension RouteRegistry {
                     : "Known identifiers: \(known.prefix(8).map { "\"\($0)\"" }.joined(separator: ", "))."
                 throw RouteError(
                     .unknownIdentifier, key: "\"\(identifier)\"",
-                    reason: "No router is registered for the identifier \"\(identifier)\".", hint: hint)
+                    reason: "No router is registered for the identifier \"\(RouteError.displayable(identifier))\".",
+                    hint: hint)
+            }
+            // The registered type is checked before anything is built: a lookup that asks for the wrong type
+            // must not run the factory, nor publish a singleton it would then refuse to return.
+            let registered = entry.destinationMetatype
+            guard registered is Destination.Type || Destination.self == Any.self else {
+                throw RouteError(
+                    .destinationTypeMismatch, key: "\"\(identifier)\"",
+                    reason:
+                        "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(registered)), which is not \(TypeName.of(Destination.self)).",
+                    hint: "It is registered as \(entry.key.full); ask for that protocol.")
             }
             let made = try entry.buildErased(&resolver)
             guard let typed = made as? Destination else {
                 throw RouteError(
                     .destinationTypeMismatch, key: "\"\(identifier)\"",
                     reason:
-                        "The destination for \"\(identifier)\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
+                        "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
                     hint: "It is registered as \(entry.key.full); ask for that protocol.")
             }
             return typed

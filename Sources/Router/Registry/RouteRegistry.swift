@@ -41,6 +41,10 @@ public final class RouteRegistry: Sendable {
     // every access exclusive, and the dynamic check cost about a tenth of a registration.
     @exclusivity(unchecked) private nonisolated(unsafe) var assembly = Assembly()
     @usableFromInline let phase = Atomic<UInt8>(Phase.open.rawValue)
+    /// Held for the whole of a `seal()`, so that concurrent calls run one after the other.
+    private let sealLock = PThreadMutex()
+    /// The ``CurrentThread/id`` of the thread running `seal()`, or 0.
+    private let sealingThread = Atomic<UInt>(0)
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable? {
@@ -100,7 +104,9 @@ public final class RouteRegistry: Sendable {
     public func load(_ module: some RouteModule) throws {
         let name = TypeName.of(type(of: module))
         try ensureOpen(key: name)
-        withAssembly { assembly in
+        try withAssembly { assembly in
+            // Checked again under the lock: a `seal()` that started since must not miss the module.
+            guard isAcceptingRegistrations else { throw closedError(key: name) }
             assembly.loadedModules[ObjectIdentifier(type(of: module))] = name
             for required in module.requiredModules {
                 assembly.requirements.append((name, required))
@@ -116,11 +122,12 @@ public final class RouteRegistry: Sendable {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @usableFromInline
     func add(_ make: (_ order: Int, _ owner: String) -> AnyEntry) throws {
-        let phaseNow = phase.load(ordering: .acquiring)
         var rejected: AnyEntry?
         withAssembly { assembly in
             let entry = make(assembly.entries.count, assembly.currentModule ?? "RouteRegistry")
-            if phaseNow != Phase.open.rawValue {
+            // The phase is read under the assembly lock (see `isAcceptingRegistrations`), so a registration
+            // racing `seal()` either lands in the snapshot sealing takes or is rejected here.
+            if !isAcceptingRegistrations {
                 rejected = entry
             } else {
                 assembly.entries.append(entry)
@@ -135,11 +142,10 @@ public final class RouteRegistry: Sendable {
     }
 
     func addPath(_ make: (_ owner: String) -> PathRoute) throws {
-        let phaseNow = phase.load(ordering: .acquiring)
         var rejected: PathRoute?
         withAssembly { assembly in
             let route = make(assembly.currentModule ?? "RouteRegistry")
-            if phaseNow != Phase.open.rawValue {
+            if !isAcceptingRegistrations {
                 rejected = route
             } else {
                 assembly.paths.append(route)
@@ -154,12 +160,19 @@ public final class RouteRegistry: Sendable {
     }
 
     private func ensureOpen(key: String) throws {
-        if phase.load(ordering: .acquiring) != Phase.open.rawValue {
-            throw RouteError(
-                .registrationAfterSeal, key: key, reason: "Cannot load \(key): the registry is already sealed.",
-                hint: "Load every module before seal(), or use a child registry.")
-        }
+        if phase.load(ordering: .acquiring) != Phase.open.rawValue { throw closedError(key: key) }
     }
+
+    private func closedError(key: String) -> RouteError {
+        RouteError(
+            .registrationAfterSeal, key: key, reason: "Cannot load \(key): the registry is already sealed.",
+            hint: "Load every module before seal(), or use a child registry.")
+    }
+
+    /// Whether registrations are accepted now. Read it only under the assembly lock: `seal()` leaves the
+    /// open phase before it takes that lock to snapshot the registrations, so a registration that sees the
+    /// open phase under the lock is filed before the snapshot, and one filed after it sees sealing or sealed.
+    private var isAcceptingRegistrations: Bool { phase.load(ordering: .acquiring) == Phase.open.rawValue }
 
     /// The registrations made so far, in order.
     var registeredEntries: [AnyEntry] { withAssembly { $0.entries } }
@@ -177,18 +190,33 @@ public final class RouteRegistry: Sendable {
     ///
     /// Sealing a sealed registry does nothing. When validation finds problems, the registry stays open
     /// so they can be fixed, and the error lists every one.
+    ///
+    /// Sealing is safe to race: a `register` or `load` made while another thread seals either lands in
+    /// the sealed table or throws ``RouteError/Code/registrationAfterSeal``; a second thread calling
+    /// `seal()` waits for the first and returns once the registry is sealed (or seals it itself if the
+    /// first failed). Only the sealing thread itself, calling `seal()` again from a factory that runs
+    /// during sealing, gets ``RouteError/Code/sealInProgress``.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/validationFailed``, or
     ///   ``RouteError/Code/sealInProgress`` when called from a factory that runs during sealing.
     public func seal() throws {
-        let (exchanged, original) = phase.compareExchange(
-            expected: Phase.open.rawValue, desired: Phase.sealing.rawValue, ordering: .acquiringAndReleasing)
-        if !exchanged {
-            if original == Phase.sealed.rawValue { return }
+        if isSealed { return }
+        let thread = CurrentThread.id
+        // Only this thread ever stores its own id, so seeing it means this call is nested in its own seal.
+        if sealingThread.load(ordering: .acquiring) == thread {
             throw RouteError(
                 .sealInProgress, key: "RouteRegistry",
                 reason: "seal() was called while the registry was already sealing.",
                 hint: "Do not seal from an eager singleton's factory; the registry seals once.")
         }
+        sealLock.lock()
+        defer { sealLock.unlock() }
+        // Another thread may have sealed while this one waited for the lock.
+        if isSealed { return }
+        sealingThread.store(thread, ordering: .releasing)
+        defer { sealingThread.store(0, ordering: .releasing) }
+        // Leave the open phase before `makeTable` takes the assembly lock for its snapshot: see
+        // `isAcceptingRegistrations`.
+        phase.store(Phase.sealing.rawValue, ordering: .releasing)
         let table: SealedTable
         let report: ValidationReport
         do {
@@ -224,7 +252,10 @@ public final class RouteRegistry: Sendable {
     private func makeTable() throws -> (table: SealedTable, report: ValidationReport) {
         var parentTable: SealedTable?
         if let parent {
-            guard let table = parent.sealedTable, parent.isSealed else {
+            // The phase first: `sealedTable` is written before the releasing store of `sealed`, so it may be
+            // read only after an acquiring load has seen that store (a parent sealing right now reads as
+            // not sealed).
+            guard parent.isSealed, let table = parent.sealedTable else {
                 throw RouteError(
                     .notSealed, key: "RouteRegistry", reason: "The parent registry is not sealed.",
                     hint: "Seal the parent before making or sealing a child registry.")

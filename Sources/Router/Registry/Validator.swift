@@ -100,48 +100,88 @@ struct Validator {
         return problems
     }
 
-    /// Cycles made only of declared initializer edges: no order of construction can build them.
+    /// Cycles made only of declared initializer edges (and `many` edges, which build every registration
+    /// of their key in the initializer too): no order of construction can build them.
+    ///
+    /// A depth-first search with an explicit stack, so a declared chain of any length is checked without
+    /// recursion proportional to its depth.
     private func initializerCycles() -> [RouteError] {
         var problems: [RouteError] = []
         var reported: Set<[ObjectIdentifier]> = []
         var state: [ObjectIdentifier: Int] = [:]  // 1 visiting, 2 done
-        var stack: [AnyEntry] = []
+        /// Where each registration being visited sits in `path`.
+        var position: [ObjectIdentifier: Int] = [:]
+        var path: [AnyEntry] = []
+        /// For each registration in `path`, what it reaches at construction and how far it has got.
+        var pending: [(targets: [AnyEntry], next: Int)] = []
 
-        func visit(_ entry: AnyEntry) {
-            let id = ObjectIdentifier(entry)
-            state[id] = 1
-            stack.append(entry)
-            for dependency in entry.dependencies where dependency.kind == .initializer {
-                guard let next = table.primary(dependency.id) else { continue }
-                let nextID = ObjectIdentifier(next)
-                if state[nextID] == 1, let start = stack.lastIndex(where: { $0 === next }) {
-                    let members = Array(stack[start...])
-                    let ids = members.map { ObjectIdentifier($0) }
-                    let rotation = ids.indices.min { ids[$0].hashValue < ids[$1].hashValue } ?? 0
-                    let canonical = Array(ids[rotation...] + ids[..<rotation])
-                    if reported.insert(canonical).inserted {
-                        let names = members.map { $0.key.short } + [next.key.short]
-                        problems.append(
-                            RouteError(
-                                .circularDependency, key: next.key.full, path: names,
-                                reason:
-                                    "Circular dependency: \(names.joined(separator: " → ")) is made only of initializer dependencies, so none of them can be built.",
-                                hint:
-                                    "Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider."
-                            ))
-                    }
-                } else if state[nextID] == nil {
-                    visit(next)
+        func constructionTargets(of entry: AnyEntry) -> [AnyEntry] {
+            var targets: [AnyEntry] = []
+            for dependency in entry.dependencies {
+                switch dependency.kind {
+                case .initializer:
+                    if let next = table.primary(dependency.id) { targets.append(next) }
+                case .many:
+                    targets += table.allEntries(for: dependency.id)
+                case .property, .lazy:
+                    continue
                 }
             }
-            stack.removeLast()
-            state[id] = 2
+            return targets
         }
 
-        // A registration with no initializer dependency closes no cycle and leads nowhere: starting from
-        // one would only mark it visited.
+        func push(_ entry: AnyEntry) {
+            let id = ObjectIdentifier(entry)
+            state[id] = 1
+            position[id] = path.count
+            path.append(entry)
+            pending.append((constructionTargets(of: entry), 0))
+        }
+
+        func report(cycleFrom start: Int, closedBy next: AnyEntry) {
+            let members = Array(path[start...])
+            let ids = members.map { ObjectIdentifier($0) }
+            let rotation = ids.indices.min { ids[$0].hashValue < ids[$1].hashValue } ?? 0
+            let canonical = Array(ids[rotation...] + ids[..<rotation])
+            guard reported.insert(canonical).inserted else { return }
+            let names = members.map { $0.key.short } + [next.key.short]
+            problems.append(
+                RouteError(
+                    .circularDependency, key: next.key.full, path: names,
+                    reason:
+                        "Circular dependency: \(names.joined(separator: " → ")) is made only of initializer dependencies, so none of them can be built.",
+                    hint:
+                        "Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider."
+                ))
+        }
+
+        func visit(_ root: AnyEntry) {
+            push(root)
+            while let top = pending.last {
+                guard top.next < top.targets.count else {
+                    let done = ObjectIdentifier(path.removeLast())
+                    pending.removeLast()
+                    state[done] = 2
+                    position[done] = nil
+                    continue
+                }
+                let next = top.targets[top.next]
+                pending[pending.count - 1].next += 1
+                let nextID = ObjectIdentifier(next)
+                if state[nextID] == 1, let start = position[nextID] {
+                    report(cycleFrom: start, closedBy: next)
+                } else if state[nextID] == nil {
+                    push(next)
+                }
+            }
+        }
+
+        // A registration with no initializer or many dependency closes no cycle and leads nowhere: starting
+        // from one would only mark it visited.
         for entry in table.entries
-        where entry.dependencies.contains(where: { $0.kind == .initializer }) && state[ObjectIdentifier(entry)] == nil {
+        where entry.dependencies.contains(where: { $0.kind == .initializer || $0.kind == .many })
+            && state[ObjectIdentifier(entry)] == nil
+        {
             visit(entry)
         }
         return problems
@@ -172,24 +212,38 @@ struct Validator {
 
     private func pathProblems() -> [RouteError] {
         var problems: [RouteError] = []
-        var seen: [PathPattern: PathRoute] = [:]
+        var seen: [[String]: PathRoute] = [:]
         for route in table.paths {
-            if let first = seen[route.pattern] {
+            let pattern = route.pattern
+            for problem in pattern.problems {
                 problems.append(
-                    RouteError(
-                        .duplicateIdentifier, key: "\"\(route.pattern.text)\"",
-                        reason:
-                            "The path pattern \"\(route.pattern.text)\" is registered twice: for \(first.target.full) from \(first.owner) and for \(route.target.full) from \(route.owner).",
-                        hint: "Give each route its own pattern."))
+                    RouteError(.invalidPath, key: "\"\(pattern.text)\"", reason: problem.reason, hint: problem.hint))
+            }
+            if let first = seen[pattern.shape] {
+                if first.pattern.text == pattern.text {
+                    problems.append(
+                        RouteError(
+                            .duplicateIdentifier, key: "\"\(pattern.text)\"",
+                            reason:
+                                "The path pattern \"\(pattern.text)\" is registered twice: for \(first.target.full) from \(first.owner) and for \(route.target.full) from \(route.owner).",
+                            hint: "Give each route its own pattern."))
+                } else {
+                    problems.append(
+                        RouteError(
+                            .duplicateIdentifier, key: "\"\(pattern.text)\"",
+                            reason:
+                                "The path patterns \"\(first.pattern.text)\" (for \(first.target.full) from \(first.owner)) and \"\(pattern.text)\" (for \(route.target.full) from \(route.owner)) match the same paths.",
+                            hint: "Make the literal segments or the parameter types differ, or remove one of them."))
+                }
             } else {
-                seen[route.pattern] = route
+                seen[pattern.shape] = route
             }
             if !table.hasRegistration(route.targetID) {
                 problems.append(
                     RouteError(
                         .unregisteredKey, key: route.target.full,
                         reason:
-                            "The path pattern \"\(route.pattern.text)\" routes to \(route.target.full), which has no router.",
+                            "The path pattern \"\(pattern.text)\" routes to \(route.target.full), which has no router.",
                         hint: "Register \(route.target.full), or load the module that does."))
             }
         }

@@ -65,9 +65,8 @@ open class ServiceRouter<Destination, Configuration: ModuleConfiguration<Destina
     /// - Returns: The new destination.
     /// - Throws: Any error; the registry wraps it in ``RouteError`` with the key and path.
     open func makeDestination(configuration: Configuration, resolver: inout Resolver) throws -> Destination {
-        throw RouteError(
-            .factoryFailed, key: TypeName.of(Swift.type(of: self)),
-            reason: "\(TypeName.of(Swift.type(of: self))) does not override makeDestination(configuration:resolver:).")
+        // The registry turns this into a RouteError naming the key and the path (see `runRouter`).
+        throw MakeDestinationNotOverridden(router: TypeName.of(Swift.type(of: self)))
     }
 
     /// Property and method injection by the router, after the caller's preparation: check what the caller
@@ -109,7 +108,7 @@ extension RouteRegistry {
             key, scope: R.scope, identifier: identifier, isDefault: isDefault, dependencies: dependencies,
             hooks: R.routeHooks
         ) { resolver in
-            try resolver.runRouter(R.self, configuration: nil)
+            try resolver.runRouter(R.self, configuration: nil, key: key.keyDescription)
         }
     }
 
@@ -130,7 +129,7 @@ extension RouteRegistry {
             key, configuration: R.defaultConfiguration, scope: R.scope, identifier: identifier,
             isDefault: isDefault, dependencies: dependencies, hooks: R.routeHooks
         ) { configuration, resolver in
-            try resolver.runRouter(R.self, configuration: configuration)
+            try resolver.runRouter(R.self, configuration: configuration, key: key.keyDescription)
         }
     }
 }
@@ -138,11 +137,22 @@ extension RouteRegistry {
 extension Resolver {
     /// Makes a router, lets it make the destination, and queues its preparation hooks.
     mutating func runRouter<R: ServiceRouter<Destination, Config>, Destination, Config>(
-        _ type: R.Type, configuration given: Config?
+        _ type: R.Type, configuration given: Config?, key: KeyDescription
     ) throws -> Destination {
         let router = R()
         let configuration = given ?? R.defaultConfiguration()
-        let made = try router.makeDestination(configuration: configuration, resolver: &self)
+        let made: Destination
+        do {
+            made = try router.makeDestination(configuration: configuration, resolver: &self)
+        } catch let missing as MakeDestinationNotOverridden {
+            throw RouteError(
+                .factoryFailed, key: key.full, path: pathHere(key.short),
+                reason:
+                    "\(missing.router) does not override makeDestination(configuration:resolver:), so it cannot make \(key.full).",
+                hint:
+                    "Override makeDestination(configuration:resolver:) in \(missing.router) and return the destination."
+            )
+        }
         enqueuePreparation { resolver in
             try router.prepareDestination(made, configuration: configuration, resolver: &resolver)
             try router.didFinishPrepareDestination(made, configuration: configuration, resolver: &resolver)
@@ -150,4 +160,13 @@ extension Resolver {
         return made
     }
 
+}
+
+/// What ``ServiceRouter/makeDestination(configuration:resolver:)`` throws when a subclass does not override
+/// it; the registry reports it as a ``RouteError`` with the key and the resolution path.
+struct MakeDestinationNotOverridden: Error, CustomStringConvertible {
+    /// The router class, as it reads in messages.
+    let router: String
+
+    var description: String { "\(router) does not override makeDestination(configuration:resolver:)." }
 }

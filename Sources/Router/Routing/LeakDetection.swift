@@ -11,28 +11,37 @@ extension RouteRegistry {
 
     /// Waits until every leak check scheduled so far has run. Tests use it instead of sleeping.
     public func waitForLeakChecks() async {
-        let checks = routing.withLock { state -> [Task<Void, Never>] in
-            let checks = state.leakChecks
-            state.leakChecks = []
-            return checks
-        }
+        let checks = routing.withLock { Array($0.leakChecks.values) }
         for check in checks { await check.value }
     }
+
+    /// How many leak checks are scheduled and have not finished yet. A check forgets itself when it
+    /// finishes, so this goes back to zero once the delay has passed after the last removal.
+    public var pendingLeakChecks: Int { routing.withLock { $0.leakChecks.count } }
 
     func scheduleLeakCheck(of object: AnyObject, key: String) {
         guard let delay = leakCheckDelay else { return }
         let watched = WeakReference(object)
         let typeName = TypeName.of(type(of: object))
-        let check = Task { [self] in
-            try? await Task.sleep(for: delay)
-            guard watched.isAlive else { return }
-            notify(
-                RouteError(
-                    .destinationLeaked, key: key,
-                    reason: "The destination \(typeName) of \(key) was removed but is still alive after \(delay).",
-                    hint: "Look for a strong reference to it: a closure capturing it, a delegate, a cache."))
+        // The task is made and filed under the routing lock, and removes itself under the same lock when
+        // it finishes: its removal therefore always comes after its filing, and nothing is kept once it
+        // has run (before, every removed route kept its finished task until the registry died).
+        routing.withLock { state in
+            let number = state.nextLeakCheck
+            state.nextLeakCheck += 1
+            state.leakChecks[number] = Task { [self] in
+                try? await Task.sleep(for: delay)
+                if watched.isAlive {
+                    notify(
+                        RouteError(
+                            .destinationLeaked, key: key,
+                            reason:
+                                "The destination \(typeName) of \(key) was removed but is still alive after \(delay).",
+                            hint: "Look for a strong reference to it: a closure capturing it, a delegate, a cache."))
+                }
+                routing.withLock { _ = $0.leakChecks.removeValue(forKey: number) }
+            }
         }
-        routing.withLock { $0.leakChecks.append(check) }
     }
 }
 

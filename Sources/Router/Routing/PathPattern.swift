@@ -8,13 +8,24 @@ struct PathPattern: Sendable, Hashable {
         case double = "Double"
         case bool = "Bool"
 
-        func accepts(_ text: Substring) -> Bool {
+        /// Why `text` is not a value of this type, e.g. `which is not an Int`; nil when it is one.
+        func rejection(of text: Substring) -> String? {
             switch self {
-            case .string: return !text.isEmpty
-            case .int: return Int(text) != nil
-            case .double: return Double(text) != nil
-            case .bool: return text == "true" || text == "false"
+            case .string: return text.isEmpty ? "which is empty" : nil
+            case .int: return Self.intRejection(of: text)
+            case .double: return Double(text) == nil ? "which is not \(aOrAn)" : nil
+            case .bool: return text == "true" || text == "false" ? nil : "which is not \(aOrAn)"
             }
+        }
+
+        /// Why `text` is not an `Int`: not a number at all, or a whole number too large for one.
+        static func intRejection(of text: Substring) -> String? {
+            if Int(text) != nil { return nil }
+            let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : text
+            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                return "which is out of range for an Int (\(Int.min) to \(Int.max))"
+            }
+            return "which is not an Int"
         }
     }
 
@@ -30,12 +41,43 @@ struct PathPattern: Sendable, Hashable {
         case noMatch
     }
 
+    /// A mistake in the pattern's text, reported when the registry seals.
+    struct Problem: Sendable, Hashable {
+        let reason: String
+        let hint: String
+    }
+
     let text: String
     let segments: [Segment]
+    /// What is wrong with the pattern; empty when it is well formed. Registering keeps the pattern either
+    /// way, and sealing reports every problem of every pattern at once.
+    let problems: [Problem]
 
-    init(_ text: String) throws {
+    /// The paths the pattern matches, as a value: its literals and the types of its parameters, without
+    /// the parameters' names. Two patterns with the same shape match exactly the same paths.
+    var shape: [String] {
+        segments.map { segment in
+            switch segment {
+            case .literal(let literal): return "/" + literal
+            case .parameter(_, let type): return ":" + type.rawValue
+            }
+        }
+    }
+
+    init(_ text: String) {
         self.text = text
         var segments: [Segment] = []
+        var problems: [Problem] = []
+        let quoted = "\"\(text)\""
+        for character in ["?", "#"] where text.contains(character) {
+            problems.append(
+                Problem(
+                    reason:
+                        "The path pattern \(quoted) contains \"\(character)\", which ends the path part of a URL, so no path can match it.",
+                    hint: "Remove it: query parameters (?name=value) reach PathParameters without being in the pattern."
+                ))
+        }
+        var names: Set<String> = []
         for part in text.split(separator: "/") {
             guard part.hasPrefix(":") else {
                 segments.append(.literal(String(part)))
@@ -43,27 +85,43 @@ struct PathPattern: Sendable, Hashable {
             }
             var name = part.dropFirst()
             var type = ParameterType.string
-            if let open = name.firstIndex(of: "("), name.hasSuffix(")") {
-                let typeName = name[name.index(after: open)..<name.index(before: name.endIndex)]
-                guard let parsed = ParameterType(rawValue: String(typeName)) else {
-                    throw RouteError(
-                        .invalidPath, key: "\"\(text)\"",
-                        reason:
-                            "The path pattern \"\(text)\" gives the parameter \(name[..<open]) the unknown type \(typeName).",
-                        hint: "Use String, Int, Double or Bool.")
+            if let open = name.firstIndex(of: "(") {
+                guard name.hasSuffix(")") else {
+                    problems.append(
+                        Problem(
+                            reason:
+                                "The path pattern \(quoted) does not close the type of the parameter \(name[..<open]): \"\(name[open...])\".",
+                            hint: "Write parameters as :name or :name(Int)."))
+                    segments.append(.parameter(name: String(name[..<open]), type: .string))
+                    continue
                 }
-                type = parsed
+                let typeName = name[name.index(after: open)..<name.index(before: name.endIndex)]
+                if let parsed = ParameterType(rawValue: String(typeName)) {
+                    type = parsed
+                } else {
+                    problems.append(
+                        Problem(
+                            reason:
+                                "The path pattern \(quoted) gives the parameter \(name[..<open]) the unknown type \(typeName).",
+                            hint: "Use String, Int, Double or Bool."))
+                }
                 name = name[..<open]
             }
-            guard !name.isEmpty else {
-                throw RouteError(
-                    .invalidPath, key: "\"\(text)\"",
-                    reason: "The path pattern \"\(text)\" has a parameter without a name.",
-                    hint: "Write parameters as :name or :name(Int).")
+            if name.isEmpty {
+                problems.append(
+                    Problem(
+                        reason: "The path pattern \(quoted) has a parameter without a name.",
+                        hint: "Write parameters as :name or :name(Int)."))
+            } else if !names.insert(String(name)).inserted {
+                problems.append(
+                    Problem(
+                        reason: "The path pattern \(quoted) names two parameters \(name).",
+                        hint: "Give each parameter its own name."))
             }
             segments.append(.parameter(name: String(name), type: type))
         }
         self.segments = segments
+        self.problems = problems
     }
 
     func match(_ parts: [Substring]) -> Match {
@@ -78,8 +136,11 @@ struct PathPattern: Sendable, Hashable {
                 guard index < parts.count else {
                     return .invalid(reason: "the parameter \(name) is missing")
                 }
-                guard type.accepts(parts[index]) else {
-                    return .invalid(reason: "the parameter \(name) is \"\(parts[index])\", which is not \(type.aOrAn)")
+                if let rejection = type.rejection(of: parts[index]) {
+                    return .invalid(
+                        reason:
+                            "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", \(rejection)"
+                    )
                 }
                 values[name] = String(parts[index])
             }
@@ -129,7 +190,9 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidPath`` when it is absent or not an integer.
     public func int(_ name: String) throws -> Int {
         let text = try string(name)
-        guard let value = Int(text) else { throw malformed(name, text, "an Int") }
+        guard let value = Int(text) else {
+            throw malformed(name, text, PathPattern.ParameterType.intRejection(of: text[...]) ?? "which is not an Int")
+        }
         return value
     }
 
@@ -139,7 +202,7 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidPath`` when it is absent or not a number.
     public func double(_ name: String) throws -> Double {
         let text = try string(name)
-        guard let value = Double(text) else { throw malformed(name, text, "a Double") }
+        guard let value = Double(text) else { throw malformed(name, text, "which is not a Double") }
         return value
     }
 
@@ -149,7 +212,7 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidPath`` when it is absent or not a Boolean.
     public func bool(_ name: String) throws -> Bool {
         let text = try string(name)
-        guard text == "true" || text == "false" else { throw malformed(name, text, "a Bool") }
+        guard text == "true" || text == "false" else { throw malformed(name, text, "which is not a Bool") }
         return text == "true"
     }
 
@@ -164,13 +227,16 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     private func missing(_ name: String) -> RouteError {
         RouteError(
             .invalidPath, key: "\"\(pattern)\"",
-            reason: "The path \"\(path)\" for the pattern \"\(pattern)\" has no parameter \(name).",
+            reason:
+                "The path \"\(RouteError.displayable(path))\" for the pattern \"\(pattern)\" has no parameter \(name).",
             hint: "Add it to the path, or as a query parameter: ?\(name)=…")
     }
 
-    private func malformed(_ name: String, _ text: String, _ type: String) -> RouteError {
+    private func malformed(_ name: String, _ text: String, _ rejection: String) -> RouteError {
         RouteError(
             .invalidPath, key: "\"\(pattern)\"",
-            reason: "The parameter \(name) of the path \"\(path)\" is \"\(text)\", which is not \(type).")
+            reason:
+                "The parameter \(name) of the path \"\(RouteError.displayable(path))\" is \"\(RouteError.displayable(text))\", \(rejection)."
+        )
     }
 }

@@ -87,5 +87,8 @@ extension RouteRegistry {
 struct RoutingState: Sendable {
     var interceptors: [any RouteInterceptor] = []
     var leakCheckDelay: Duration?
-    var leakChecks: [Task<Void, Never>] = []
+    /// The leak checks scheduled and not finished yet, by number; each removes itself when it finishes.
+    var leakChecks: [Int: Task<Void, Never>] = [:]
+    /// The number of the next leak check.
+    var nextLeakCheck = 0
 }

@@ -23,13 +23,15 @@ extension RouteRegistry {
     ///   - pattern: Literal segments and parameters: `:name` (text) or `:name(Int)`, `(Double)`, `(Bool)`.
     ///   - key: The key whose destination the path makes.
     ///   - preparation: Hands the parameters to the destination.
-    /// - Throws: ``RouteError``: ``RouteError/Code/invalidPath`` for a malformed pattern,
-    ///   ``RouteError/Code/registrationAfterSeal`` once sealed.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed. A malformed
+    ///   pattern (an unknown or unclosed type, a repeated or missing parameter name, a `?` or `#`) or one
+    ///   that matches the same paths as another is reported by ``seal()`` and ``validate()`` as
+    ///   ``RouteError/Code/invalidPath`` or ``RouteError/Code/duplicateIdentifier``, naming the pattern.
     public func register<Destination>(
         path pattern: String, to key: RoutableService<Destination>,
         preparation: @escaping @Sendable (Destination, PathParameters) throws -> Void = { _, _ in }
     ) throws {
-        let parsed = try PathPattern(pattern)
+        let parsed = PathPattern(pattern)
         try addPath { owner in
             PathRoute(
                 pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
@@ -61,13 +63,15 @@ extension RouteRegistry {
     ///   - pattern: Literal segments and parameters: `:name` (text) or `:name(Int)`, `(Double)`, `(Bool)`.
     ///   - key: The module key whose destination the path makes.
     ///   - configuring: Makes the `construct…` calls from the parameters.
-    /// - Throws: ``RouteError``: ``RouteError/Code/invalidPath`` for a malformed pattern,
-    ///   ``RouteError/Code/registrationAfterSeal`` once sealed.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed. A malformed
+    ///   pattern (an unknown or unclosed type, a repeated or missing parameter name, a `?` or `#`) or one
+    ///   that matches the same paths as another is reported by ``seal()`` and ``validate()`` as
+    ///   ``RouteError/Code/invalidPath`` or ``RouteError/Code/duplicateIdentifier``, naming the pattern.
     public func register<Configuration, Destination>(
         path pattern: String, to key: RoutableServiceModule<Configuration, Destination>,
         configuring: @escaping @Sendable (Configuration, PathParameters) throws -> Void
     ) throws {
-        let parsed = try PathPattern(pattern)
+        let parsed = PathPattern(pattern)
         try addPath { owner in
             PathRoute(
                 pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
@@ -130,7 +134,7 @@ extension RouteRegistry {
             throw RouteError(
                 .destinationTypeMismatch, key: "\"\(path)\"",
                 reason:
-                    "The destination for the path \"\(path)\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
+                    "The destination for the path \"\(RouteError.displayable(path))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
                 hint: "The pattern \"\(route.pattern.text)\" routes to \(route.target.full); ask for that protocol.")
         }
         return typed
@@ -169,11 +173,13 @@ extension RouteRegistry {
             throw RouteError(
                 .invalidPath, key: "\"\(invalid.route.pattern.text)\"",
                 reason:
-                    "The path \"\(path)\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason).")
+                    "The path \"\(RouteError.displayable(path))\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason)."
+            )
         }
         let known = table.allPaths.map { "\"\($0.pattern.text)\"" }
         throw RouteError(
-            .unknownPath, key: "\"\(path)\"", reason: "No route is registered for the path \"\(path)\".",
+            .unknownPath, key: "\"\(path)\"",
+            reason: "No route is registered for the path \"\(RouteError.displayable(path))\".",
             hint: known.isEmpty
                 ? "Register one with register(path:to:)."
                 : "Registered patterns: \(known.prefix(8).joined(separator: ", ")).")
