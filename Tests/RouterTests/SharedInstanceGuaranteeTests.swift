@@ -36,17 +36,18 @@ struct SharedInstanceGuaranteeTests {
         }
         let registry = try sealedRegistry { registry in
             try registry.register(.slow.named("a"), scope: .singleton) { _ in
+                let seen = TestLocked<String?>(nil)
                 let done = Signal()
                 startThread {
-                    _ = try? other.makeDestination(to: .slow.named("b"))
+                    seen.withLock { $0 = try? other.makeDestination(to: .slow.named("b")).name }
                     done.fire()
                 }
-                #expect(done.wait())
-                return SlowImpl("a")
+                // Bounded: on an engine that deadlocks here, the wait runs out and the name says so.
+                return SlowImpl(done.wait() ? "a+" + (seen.withLock { $0 } ?? "nothing") : "timed out")
             }
         }
         finishesWithoutHanging {
-            #expect((try? registry.makeDestination(to: .slow.named("a")).name) == "a")
+            #expect((try? registry.makeDestination(to: .slow.named("a")).name) == "a+b")
         }
     }
 
@@ -62,8 +63,7 @@ struct SharedInstanceGuaranteeTests {
                     seen.withLock { $0 = try? outer.makeDestination(to: .slow.named("b")).name }
                     done.fire()
                 }
-                #expect(done.wait())
-                return SlowImpl("a+" + (seen.withLock { $0 } ?? "nothing"))
+                return SlowImpl(done.wait() ? "a+" + (seen.withLock { $0 } ?? "nothing") : "timed out")
             }
         }
         finishesWithoutHanging {
@@ -71,25 +71,27 @@ struct SharedInstanceGuaranteeTests {
         }
     }
 
-    @Test func aTransientFactoryThatTouchedAWeakSingletonMayWaitForABackgroundLookupOfIt() throws {
+    @Test func aTransientFactoryThatTouchedAWeakSingletonMayWaitForABackgroundLookup() throws {
         let registry = try sealedRegistry { registry in
             try registry.register(.slow.named("weak"), scope: .weakSingleton) { _ in SlowImpl("weak") }
+            try registry.register(.slow.named("other"), scope: .singleton) { _ in SlowImpl("other") }
             try registry.register(.slow.named("outer")) { r in
                 let held = try r.resolve(.slow.named("weak"))
-                let same = TestLocked(false)
+                let seen = TestLocked<[String]>([])
                 let done = Signal()
                 startThread {
+                    // Another shared instance nobody has built yet, and the weak one this lookup holds.
+                    let other = try? registry.makeDestination(to: .slow.named("other"))
                     let again = try? registry.makeDestination(to: .slow.named("weak"))
-                    same.withLock { $0 = again === held }
+                    seen.withLock { $0 = [other?.name ?? "nothing", again === held ? "same" : "another"] }
                     done.fire()
                 }
-                #expect(done.wait())
-                #expect(same.withLock { $0 })
-                return SlowImpl("outer")
+                guard done.wait() else { return SlowImpl("timed out") }
+                return SlowImpl(seen.withLock { $0 }.joined(separator: "+"))
             }
         }
         finishesWithoutHanging {
-            #expect((try? registry.makeDestination(to: .slow.named("outer")).name) == "outer")
+            #expect((try? registry.makeDestination(to: .slow.named("outer")).name) == "other+same")
         }
     }
 
@@ -126,12 +128,15 @@ struct SharedInstanceGuaranteeTests {
             let lazy = try registry.lazy(.slow.named("lazy"))
             let user = try sealedRegistry(parent: registry) { child in
                 try child.register(.slow.named("user"), scope: .singleton) { _ in
-                    SlowImpl("user of " + ((try? lazy.value.name) ?? "nothing"))
+                    // Inside a shared build, then the Lazy: the order that inverts a Lazy-then-build lock.
+                    usleep(3_000)
+                    return SlowImpl("user of " + ((try? lazy.value.name) ?? "nothing"))
                 }
             }
             finishesWithoutHanging {
                 onThreads(2) { index in
                     if index == 0 {
+                        usleep(1_000)
                         #expect((try? lazy.value.name) == "lazy")
                     } else {
                         #expect((try? user.makeDestination(to: .slow.named("user")).name) == "user of lazy")
@@ -202,20 +207,23 @@ struct SharedInstanceGuaranteeTests {
             let aStarted = Signal()
             let bStarted = Signal()
             let calls = Calls()
+            let overlapped = TestLocked<[Bool]>([])
             let registry = try sealedRegistry { registry in
                 try registry.register(.nodeA, scope: .singleton) { r in
                     // The first build of each waits until the other has started on the other thread, so
                     // each thread owns one half of the cycle when it asks for the other half.
                     if calls.a.increment() == 1 {
                         aStarted.fire()
-                        bStarted.wait(seconds: 2)
+                        let seen = bStarted.wait(seconds: 2)
+                        overlapped.withLock { $0.append(seen) }
                     }
                     return AImpl(b: try r.resolve(.nodeB))
                 }
                 try registry.register(.nodeB, scope: .singleton) { r in
                     if calls.b.increment() == 1 {
                         bStarted.fire()
-                        aStarted.wait(seconds: 2)
+                        let seen = aStarted.wait(seconds: 2)
+                        overlapped.withLock { $0.append(seen) }
                     }
                     return BImpl(a: try r.resolve(.nodeA))
                 }
@@ -233,6 +241,8 @@ struct SharedInstanceGuaranteeTests {
                 }
             }
             #expect(codes.withLock { $0 } == [.circularDependency, .circularDependency])
+            // Both factories ran at once, one on each thread: each thread owned half of the cycle.
+            #expect(overlapped.withLock { $0 } == [true, true])
         }
     }
 
@@ -280,14 +290,17 @@ struct SharedInstanceGuaranteeTests {
             ) { _ in SessionImpl() }
             try registry.register(
                 .messageList, scope: .custom(scope), injections: [.property(\.session, .session)]
-            ) { _ in MessageListImpl() }
+            ) { _ in
+                usleep(20)  // widens the window in which a reset lands in the middle of a lookup
+                return MessageListImpl()
+            }
         }
         let mixed = Counter()
         let stop = TestLocked(false)
         finishesWithoutHanging {
             onThreads(2) { index in
                 if index == 0 {
-                    for _ in 0..<2_000 {
+                    for _ in 0..<1_000 {
                         guard let session = try? registry.makeDestination(to: .session) else { continue }
                         if session.messages?.session !== session { mixed.increment() }
                     }
