@@ -30,9 +30,10 @@ public final class RouteRegistry: Sendable {
     /// ``RouteError/Code/resolutionTooDeep`` (an initializer-only cycle fails as
     /// ``RouteError/Code/circularDependency`` instead).
     ///
-    /// Each level of nesting takes about 1.2 KB of stack in a release build and 3 KB in a debug build
-    /// (measured on Linux x86_64), so the default of 1,000 needs about 3 MB: fine on threads with the
-    /// usual 8 MB stack. Lower it for lookups made on threads with small stacks.
+    /// The stack is guarded separately: whatever this limit, a lookup that would overflow the stack of the
+    /// thread it runs on fails with ``RouteError/Code/resolutionTooDeep`` first (see the article on
+    /// circular dependencies for the measured stack per level). This limit is your own, to catch runaway
+    /// chains early.
     public let maxDepth: Int
 
     /// Guards `assembly`.
