@@ -81,7 +81,7 @@ struct DepthGuardTests {
     @discardableResult
     func resolvesOrStops(_ registry: RouteRegistry, length: Int, stackSize: Int) -> RouteError? {
         let outcome = TestLocked<Result<Int, RouteError>?>(nil)
-        finishesWithoutHanging(stackSize: stackSize) {
+        finishesOnItsOwnThread(stackSize: stackSize, bound: 20) {
             do {
                 let first = try registry.makeDestination(to: .link.named("0"))
                 let measured = first.length

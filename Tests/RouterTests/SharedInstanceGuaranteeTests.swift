@@ -4,7 +4,7 @@ import Testing
 
 // Adversarial tests of "shared instances are built exactly once and lookups never deadlock", written the
 // way user code breaks such promises: factories that block on other threads, lookups from inside
-// factories, resets racing lookups. Every scenario that could hang runs under `finishesWithoutHanging`.
+// factories, resets racing lookups. Every scenario that could hang runs under `finishesOnItsOwnThread`.
 
 protocol Slow: AnyObject, Sendable { var name: String { get } }
 final class SlowImpl: Slow, Sendable {
@@ -46,7 +46,7 @@ struct SharedInstanceGuaranteeTests {
                 return SlowImpl(done.wait() ? "a+" + (seen.withLock { $0 } ?? "nothing") : "timed out")
             }
         }
-        finishesWithoutHanging {
+        finishesOnItsOwnThread(bound: 20) {
             #expect((try? registry.makeDestination(to: .slow.named("a")).name) == "a+b")
         }
     }
@@ -66,7 +66,7 @@ struct SharedInstanceGuaranteeTests {
                 return SlowImpl(done.wait() ? "a+" + (seen.withLock { $0 } ?? "nothing") : "timed out")
             }
         }
-        finishesWithoutHanging {
+        finishesOnItsOwnThread(bound: 20) {
             #expect((try? outer.makeDestination(to: .slow.named("a")).name) == "a+b")
         }
     }
@@ -90,7 +90,7 @@ struct SharedInstanceGuaranteeTests {
                 return SlowImpl(seen.withLock { $0 }.joined(separator: "+"))
             }
         }
-        finishesWithoutHanging {
+        finishesOnItsOwnThread(bound: 20) {
             #expect((try? registry.makeDestination(to: .slow.named("outer")).name) == "other+same")
         }
     }
@@ -110,7 +110,7 @@ struct SharedInstanceGuaranteeTests {
             yStarted.wait()
             _ = try? registry.makeDestination(to: .slow.named("x"))
         }
-        finishesWithoutHanging {
+        finishesOnItsOwnThread(bound: 20) {
             #expect((try? registry.makeDestination(to: .slow.named("y")).name) == "y")
         }
     }
@@ -133,7 +133,7 @@ struct SharedInstanceGuaranteeTests {
                     return SlowImpl("user of " + ((try? lazy.value.name) ?? "nothing"))
                 }
             }
-            finishesWithoutHanging {
+            finishesOnItsOwnThread(bound: 20) {
                 onThreads(2) { index in
                     if index == 0 {
                         usleep(1_000)
@@ -229,7 +229,7 @@ struct SharedInstanceGuaranteeTests {
                 }
             }
             let codes = TestLocked<[RouteError.Code]>([])
-            finishesWithoutHanging {
+            finishesOnItsOwnThread(bound: 20) {
                 onThreads(2) { index in
                     do {
                         _ =
@@ -260,7 +260,7 @@ struct SharedInstanceGuaranteeTests {
                 }
             }
             let pairs = TestLocked<[String]>([])
-            finishesWithoutHanging {
+            finishesOnItsOwnThread(bound: 20) {
                 onThreads(2) { index in
                     if index == 0, let a = try? registry.makeDestination(to: .nodeA), let b = a.b1 {
                         pairs.withLock { $0.append("\(ObjectIdentifier(a)) \(ObjectIdentifier(b)) \(b.a === a)") }
@@ -297,7 +297,7 @@ struct SharedInstanceGuaranteeTests {
         }
         let mixed = Counter()
         let stop = TestLocked(false)
-        finishesWithoutHanging {
+        finishesOnItsOwnThread(bound: 20) {
             onThreads(2) { index in
                 if index == 0 {
                     for _ in 0..<1_000 {

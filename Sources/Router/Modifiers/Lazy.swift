@@ -123,16 +123,7 @@ extension Resolver {
         -> Destination
     {
         let transaction = state.transaction
-        switch try transaction.claim(cell, for: entry) {
-        case .published:
-            if let made = cell.instance { return made }
-            return try buildOnce(entry, in: cell)
-        case .inProgress(let provisional, let otherSide):
-            if let made = provisional as? Destination { return made }
-            throw inProgressError(entry, otherSide: otherSide)
-        case .claimed:
-            break
-        }
+        if let found = try claim(cell, for: entry, published: { cell.instance }) { return found }
         let mark = graph?.pending.count ?? 0
         let made: Destination
         do {

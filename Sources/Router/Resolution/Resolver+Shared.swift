@@ -38,17 +38,7 @@ extension Resolver {
         if let made = slot.published() { return made }
         if graph == nil { state.startGraph() }
         let transaction = state.transaction
-        switch try transaction.claim(slot.cell, for: entry) {
-        case .published:
-            if let made = slot.published() { return made }
-            // A weak instance published and released meanwhile: build it again.
-            return try createShared(entry, slot)
-        case .inProgress(let provisional, let otherSide):
-            if let made = provisional as? Destination { return made }
-            throw inProgressError(entry, otherSide: otherSide)
-        case .claimed:
-            break
-        }
+        if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
         let mark = graph?.pending.count ?? 0
         let node = Int32(graph?.nodes.count ?? -1)  // the node `construct` is about to push
         let made: Destination
@@ -103,6 +93,26 @@ extension Resolver {
             }
         }
         return deferred
+    }
+
+    /// Claims `cell` for this lookup's creation transaction. Returns the instance when somebody published
+    /// it (possibly while this lookup waited) or this lookup's group has it in progress; returns nil when
+    /// this lookup now owns the cell and must build the instance.
+    mutating func claim<Destination>(
+        _ cell: CreationCell, for entry: AnyEntry, published: () -> Destination?
+    ) throws -> Destination? {
+        while true {
+            switch try state.transaction.claim(cell, for: entry) {
+            case .published:
+                if let made = published() { return made }
+                continue  // a weak instance published and released meanwhile: claim it again
+            case .inProgress(let provisional, let otherSide):
+                if let made = provisional as? Destination { return made }
+                throw inProgressError(entry, otherSide: otherSide)
+            case .claimed:
+                return nil
+            }
+        }
     }
 
     /// The error for an instance this lookup's transaction group is building whose factory has not

@@ -9,34 +9,9 @@ import Testing
     import Darwin
 #endif
 
-/// Runs a scenario that could hang on a thread of its own and waits for it with a generous bound: a hang
-/// detector, not a speed test. A scenario still running after `seconds` is recorded as a failure and left
-/// behind (its thread is leaked), so one hang fails one test instead of the whole suite.
-///
-/// - Parameters:
-///   - stackSize: The scenario thread's stack size; nil for the platform default.
-///   - seconds: How long to wait before calling it a hang.
-///   - sourceLocation: Where a hang is reported.
-///   - scenario: The code under test.
-/// - Returns: Whether the scenario finished.
-@discardableResult
-func finishesWithoutHanging(
-    stackSize: Int? = nil, seconds: Double = 20, sourceLocation: SourceLocation = #_sourceLocation,
-    _ scenario: @escaping @Sendable () -> Void
-) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    startThread(stackSize: stackSize) {
-        scenario()
-        done.signal()
-    }
-    if done.wait(timeout: .now() + seconds) == .timedOut {
-        Issue.record("The scenario did not finish within \(seconds) s: it hangs.", sourceLocation: sourceLocation)
-        return false
-    }
-    return true
-}
-
-/// Starts a detached thread with the given stack size (nil for the default) running `body`.
+/// Starts a detached thread with the given stack size (nil for the default) running `body`: for threads a
+/// factory starts and waits for through a ``Signal``. (Scenarios that could hang run under
+/// `finishesOnItsOwnThread`.)
 func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
     final class Box: @unchecked Sendable {
         // @unchecked: written before the thread starts, read only by that thread.
