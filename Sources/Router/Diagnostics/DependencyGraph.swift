@@ -2,7 +2,8 @@
 /// dependency (and per adapter), labelled by how the dependency reaches the destination.
 ///
 /// Edges come from what registrations declare (`dependencies:`, typed `Injection.property`, adapters);
-/// declare a factory's dependencies to see its edges.
+/// declare a factory's dependencies to see its edges. Path patterns (``paths``) are listed with the
+/// registration each routes to, once the registry is sealed.
 ///
 /// ```swift
 /// print(try registry.dependencyGraph().textTree)
@@ -37,10 +38,26 @@ public struct DependencyGraph: Sendable {
         public let kind: RouteDependency.Kind
     }
 
+    /// One path pattern and the registration it routes to.
+    public struct Path: Sendable, Hashable {
+        /// The pattern, e.g. `books/:id(Int)`.
+        public let pattern: String
+        /// The key the path routes to, e.g. `RoutableService<CartScreen>`.
+        public let key: String
+        /// The module that registered the path.
+        public let owner: String
+        /// The index in ``DependencyGraph/nodes`` of the registration the path makes; nil when the key
+        /// has no router.
+        public let to: Int?
+    }
+
     /// The registrations, in registration order (a parent's first).
     public let nodes: [Node]
     /// The declared dependencies.
     public let edges: [Edge]
+    /// The path patterns, a parent's first, each with the registration it routes to. Empty until the
+    /// registry is sealed.
+    public let paths: [Path]
 
     init(table: SealedTable) {
         var all: [AnyEntry] = []
@@ -70,10 +87,16 @@ public struct DependencyGraph: Sendable {
             }
         }
         self.edges = edges
+        paths = table.allPaths.map { route in
+            Path(
+                pattern: route.pattern.text, key: route.target.full, owner: route.owner,
+                to: table.primary(route.targetID).flatMap { index[ObjectIdentifier($0)] })
+        }
     }
 
     /// The graph in Graphviz DOT: `dot -Tsvg` draws it. Property edges are dashed, lazy edges dotted,
-    /// and a dependency with no router points at a red node.
+    /// and a dependency with no router points at a red node. Each path pattern is an ellipse with a
+    /// `path` edge to the registration it routes to.
     public var dot: String {
         var lines = ["digraph Router {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
         for (position, node) in nodes.enumerated() {
@@ -97,12 +120,23 @@ public struct DependencyGraph: Sendable {
                 lines.append("  n\(edge.from) -> n\(target) [label=\"\(edge.kind.rawValue)\"\(style)];")
             }
         }
+        for (position, path) in paths.enumerated() {
+            lines.append("  p\(position) [label=\"\(escaped(path.pattern))\", shape=ellipse, color=blue];")
+            if let target = path.to {
+                lines.append("  p\(position) -> n\(target) [label=\"path\", color=blue];")
+            } else {
+                lines.append("  missing\(missing) [label=\"\(escaped(path.key))\\nno router\", color=red];")
+                lines.append("  p\(position) -> missing\(missing) [label=\"path\", color=blue];")
+                missing += 1
+            }
+        }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The graph as an indented tree, one root per registration nothing else depends on. A subtree shown
-    /// once is not repeated, and an edge back to an ancestor is marked as a cycle.
+    /// once is not repeated, and an edge back to an ancestor is marked as a cycle. The path patterns
+    /// follow under `Paths`, each with the registration it routes to.
     public var textTree: String {
         var dependedOn = Set<Int>()
         for edge in edges { dependedOn.formUnion(edge.to) }
@@ -155,6 +189,12 @@ public struct DependencyGraph: Sendable {
             shown.insert(index)
             lines.append(label(index))
             walk(index, prefix: "", path: [index])
+        }
+        if !paths.isEmpty { lines.append("Paths") }
+        for (position, path) in paths.enumerated() {
+            let branch = position == paths.count - 1 ? "└─ " : "├─ "
+            let target = path.to.map(label) ?? "\(path.key) (no router)"
+            lines.append(branch + "\(path.pattern) → \(target)")
         }
         return lines.joined(separator: "\n") + "\n"
     }
