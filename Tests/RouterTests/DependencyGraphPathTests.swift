@@ -35,3 +35,25 @@ struct DependencyGraphPathTests {
         #expect(!graph.dot.contains("path"))
     }
 }
+
+private struct ProfileModule: RouteModule {
+    func register(in registry: RouteRegistry) throws {
+        try registry.register(.profileScreen) { _ in ProfileScreenImpl(user: "ann") }
+    }
+}
+
+private struct ProfilePathsModule: RouteModule {
+    func register(in registry: RouteRegistry) throws {
+        try registry.register(path: "me", to: .profileScreen)
+    }
+}
+
+struct DependencyGraphClusterTests {
+    @Test func eachModulesRegistrationsAndPathsAreBoxedTogetherInTheDot() throws {
+        let registry = try RouteRegistry(modules: [ProfileModule(), ProfilePathsModule()])
+        let dot = try registry.dependencyGraph().dot.split(separator: "\n").map(String.init)
+        #expect(dot.contains("  subgraph cluster_0 { label=\"ProfileModule\"; color=gray; n0; }"))
+        #expect(dot.contains("  subgraph cluster_1 { label=\"ProfilePathsModule\"; color=gray; p0; }"))
+        #expect(dot.contains("  p0 -> n0 [label=\"path\", color=blue];"))
+    }
+}

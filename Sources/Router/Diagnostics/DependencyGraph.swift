@@ -96,7 +96,8 @@ public struct DependencyGraph: Sendable {
 
     /// The graph in Graphviz DOT: `dot -Tsvg` draws it. Property edges are dashed, lazy edges dotted,
     /// and a dependency with no router points at a red node. Each path pattern is an ellipse with a
-    /// `path` edge to the registration it routes to.
+    /// `path` edge to the registration it routes to. When several modules registered, each module's
+    /// registrations and paths are boxed together and labelled with the module's name.
     public var dot: String {
         var lines = ["digraph Router {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
         for (position, node) in nodes.enumerated() {
@@ -130,8 +131,26 @@ public struct DependencyGraph: Sendable {
                 missing += 1
             }
         }
+        lines += ownerClusters()
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One DOT cluster per module, boxing its registrations and paths, when more than one module registered.
+    private func ownerClusters() -> [String] {
+        var owners: [String] = []
+        var members: [String: [String]] = [:]
+        func add(_ id: String, to owner: String) {
+            if members[owner] == nil { owners.append(owner) }
+            members[owner, default: []].append(id)
+        }
+        for (position, node) in nodes.enumerated() { add("n\(position)", to: node.owner) }
+        for (position, path) in paths.enumerated() { add("p\(position)", to: path.owner) }
+        guard owners.count > 1 else { return [] }
+        return owners.enumerated().map { position, owner in
+            let ids = (members[owner] ?? []).joined(separator: "; ")
+            return "  subgraph cluster_\(position) { label=\"\(escaped(owner))\"; color=gray; \(ids); }"
+        }
     }
 
     /// The graph as an indented tree, one root per registration nothing else depends on. A subtree shown
