@@ -1,6 +1,25 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// The demo's feature modules. Each is one target under `Sources/Modules/<Feature>`, named `<Feature>Feature`,
+/// that depends only on `Router` and `ShopInterfaces`, never on another feature (scripts/check-module-deps.sh
+/// enforces it), with its own test target under `Tests/Features/<Feature>`. `ShopApp` (the wiring) and the
+/// `Demo` executable are the only targets that see every feature.
+let features = ["Account", "Catalog", "Cart", "Payments", "Checkout", "Notifications", "Chat"]
+
+let featureTargets: [Target] = features.flatMap { feature -> [Target] in
+    [
+        .target(
+            name: "\(feature)Feature", dependencies: ["Router", "ShopInterfaces"], path: "Sources/Modules/\(feature)"),
+        .testTarget(
+            name: "\(feature)FeatureTests",
+            dependencies: ["Router", "ShopInterfaces", .target(name: "\(feature)Feature"), "ShopTestSupport"],
+            path: "Tests/Features/\(feature)"),
+    ]
+}
+
+let everyFeature: [Target.Dependency] = features.map { .target(name: "\($0)Feature") }
+
 let package = Package(
     name: "Router",
     products: [
@@ -8,11 +27,20 @@ let package = Package(
     ],
     targets: [
         .target(name: "Router"),
-        .target(name: "Modules", dependencies: ["Router"]),
-        .executableTarget(name: "Demo", dependencies: ["Router", "Modules"], path: "Demo"),
+        // What the features share: the protocols, keys and values more than one feature needs.
+        .target(name: "ShopInterfaces", dependencies: ["Router"], path: "Sources/Modules/Interfaces"),
+        // The app wiring: loads every feature and joins what one requires to what another provides.
+        .target(
+            name: "ShopApp", dependencies: ["Router", "ShopInterfaces"] + everyFeature, path: "Sources/Modules/Wiring"),
+        .executableTarget(
+            name: "Demo", dependencies: ["Router", "ShopInterfaces", "ShopApp"] + everyFeature, path: "Demo"),
+        // Fakes of the shared protocols and a small test registry, for testing one feature alone.
+        .target(name: "ShopTestSupport", dependencies: ["Router", "ShopInterfaces"], path: "Tests/Support"),
         .testTarget(name: "RouterTests", dependencies: ["Router"]),
-        .testTarget(name: "ModulesTests", dependencies: ["Router", "Modules"]),
-    ],
+        .testTarget(
+            name: "ModulesTests",
+            dependencies: ["Router", "ShopInterfaces", "ShopApp", "ShopTestSupport"] + everyFeature),
+    ] + featureTargets,
     swiftLanguageModes: [.v6]
 )
 

@@ -30,9 +30,10 @@ enum Help {
 
     static var usage: String {
         """
-        Usage: Demo [graph [--dot] | validate | --help]
+        Usage: Demo [graph [--dot | --svg FILE] | validate | --help]
           (no argument)   run the bookshop; reads commands from standard input
-          graph           print the dependency graph as a text tree, or as DOT with --dot
+          graph           print the dependency graph as a text tree, or as DOT with --dot;
+                          with --svg FILE, draw it into FILE with Graphviz's dot
           validate        print the registry's validation report; exits 1 on problems
           --help          show this help
 

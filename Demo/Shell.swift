@@ -1,5 +1,12 @@
-import Modules
+import AccountFeature
+import CartFeature
+import CatalogFeature
+import ChatFeature
+import CheckoutFeature
+import NotificationsFeature
 import Router
+import ShopApp
+import ShopInterfaces
 
 /// The bookshop's command loop. It knows only route keys, paths and the modules' protocols: every
 /// screen is a destination a module registered, performed onto the navigation stack by a route.
@@ -43,10 +50,10 @@ final class Shell {
             case "logout": try logout()
             case "search": try search(argument)
             case "add": try add(argument)
-            case "cart": try navigator.show(registry.route(to: .cartScreen), name: "cart")
-            case "checkout": try navigator.show(registry.route(to: .checkoutScreen), name: "checkout")
+            case "cart": try navigator.show(registry.route(to: .cartScreen), name: "cart", as: { $0 })
+            case "checkout": try navigator.show(registry.route(to: .checkoutScreen), name: "checkout", as: { $0 })
             case "badge": write("Badge: \(try registry.makeDestination(to: .badge))")
-            case "chat": try navigator.show(registry.route(to: .chatScreen), name: "chat")
+            case "chat": try navigator.show(registry.route(to: .chatScreen), name: "chat", as: { $0 })
             case "open": try open(argument)
             case "back": write(try navigator.back())
             case "home": write(try home())
@@ -94,7 +101,7 @@ final class Shell {
         lastResults = try registry.makeDestination(to: .catalog).search(text)
         lastQuery = text
         let route = try registry.route(to: .searchScreen) { $0.constructSearchResults(query: text) }
-        try navigator.show(route, name: "search")
+        try navigator.show(route, name: "search", as: { $0 })
     }
 
     private func add(_ argument: String) throws {

@@ -1,6 +1,6 @@
 import Glibc
-import Modules
 import Router
+import ShopApp
 
 // The bookshop: load the modules into a registry, seal it, and route every command by key.
 
@@ -42,6 +42,14 @@ case "--help", "-h", "help":
 case "graph":
     do {
         let graph = try registry.dependencyGraph()
+        if let option = arguments.firstIndex(of: "--svg") {
+            guard arguments.indices.contains(option + 1) else {
+                fail("graph --svg needs a file: graph --svg graph.svg")
+            }
+            if let problem = Graphviz.renderSVG(graph.dot, to: arguments[option + 1]) { fail(problem) }
+            print("Wrote \(arguments[option + 1]).")
+            exit(0)
+        }
         print(arguments.contains("--dot") ? graph.dot : graph.textTree, terminator: "")
         exit(0)
     } catch let error as RouteError {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// Runs the real executable and compares its whole output, line for line.
@@ -160,10 +161,10 @@ struct DemoEndToEndTests {
         └─ initializer → Catalog (singleton, CatalogModule)
         BookScreenConfig (transient, CatalogModule)
         └─ initializer → Catalog (singleton, CatalogModule) (shown above)
-        Screen[tag: Cart] (transient, CartModule)
+        CartScreen (transient, CartModule)
         ├─ initializer → UserSession (singleton, AccountModule)
         └─ initializer → CartModuleConfig (custom(user), CartModule)
-        Screen[tag: Checkout] (transient, CheckoutModule)
+        CheckoutScreen (transient, CheckoutModule)
         └─ initializer → Checkout (transient, CheckoutModule)
            ├─ initializer → UserSession (singleton, AccountModule) (shown above)
            ├─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
@@ -185,9 +186,13 @@ struct DemoEndToEndTests {
               ├─ initializer → UserSession (singleton, AccountModule) (shown above)
               └─ property → MessageList (custom(user), ChatModule)
                  └─ property → ChatSession (cycle)
-        Screen[tag: Chat] (transient, ChatModule)
+        ChatScreen (transient, ChatModule)
         ├─ initializer → ChatSession (custom(user), ChatModule) (shown above)
         └─ initializer → MessageList (custom(user), ChatModule) (shown above)
+        Paths
+        ├─ books/:id(Int) → BookScreenConfig (transient, CatalogModule)
+        ├─ cart → CartScreen (transient, CartModule)
+        └─ chat → ChatScreen (transient, ChatModule)
         """
 
     @Test func theGraphCommandPrintsTheRegistrysDependencyTree() throws {
@@ -207,14 +212,36 @@ struct DemoEndToEndTests {
         #expect(lines.contains("  n9 -> n18 [label=\"lazy\", style=dotted];"), "checkout reaches payment lazily")
         #expect(lines.filter { $0.hasPrefix("  n13 -> ") && $0.hasSuffix("[label=\"many\", style=bold];") }.count == 4)
         #expect(lines.contains("  n14 -> n15 [label=\"property\", style=dashed];"))
+        #expect(lines.contains("  p0 [label=\"books/:id(Int)\", shape=ellipse, color=blue];"))
+        #expect(lines.contains("  p0 -> n3 [label=\"path\", color=blue];"), "the book path reaches the book screen")
+        #expect(lines.contains("  p1 -> n6 [label=\"path\", color=blue];"), "the cart path reaches the cart screen")
         #expect(run.output.hasSuffix("}\n"))
         #expect(try DemoRunner.run(["graph --dot"]).output == run.output)
+    }
+
+    @Test func theGraphDrawnAsSVGWithGraphviz() throws {
+        let candidates = ["/usr/bin/dot", "/usr/local/bin/dot"]
+        guard candidates.contains(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return  // Graphviz is not installed here; .ci/run installs it
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-graph-\(getpid()).svg")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try DemoRunner.run([], arguments: ["graph", "--svg", file.path])
+        #expect(run.status == 0)
+        #expect(run.output == "Wrote \(file.path).\n")
+        let svg = try String(contentsOf: file, encoding: .utf8)
+        #expect(svg.contains("<svg"))
+        #expect(svg.contains("books/:id(Int)"), "the picture shows the path patterns")
+        #expect(svg.contains("CartScreen"))
+        let missing = try DemoRunner.run([], arguments: ["graph", "--svg"])
+        #expect(missing.status == 1)
+        #expect(missing.errors == "graph --svg needs a file: graph --svg graph.svg\n")
     }
 
     @Test func helpAndValidateArguments() throws {
         let help = try DemoRunner.run([], arguments: ["--help"])
         #expect(help.status == 0)
-        #expect(help.output.hasPrefix("Usage: Demo [graph [--dot] | validate | --help]\n"))
+        #expect(help.output.hasPrefix("Usage: Demo [graph [--dot | --svg FILE] | validate | --help]\n"))
         #expect(help.output.contains("  quit            leave (Ctrl-D works too)\n"))
         for command in ["open PATH", "back", "home", "screens", "trace [on|off]", "graph [--dot]", "validate"] {
             #expect(help.output.contains("\n  \(command) "), "--help lists \(command)")

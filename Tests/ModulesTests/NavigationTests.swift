@@ -1,18 +1,20 @@
-import Modules
+import CatalogFeature
 import Router
+import ShopApp
+import ShopInterfaces
+import ShopTestSupport
 import Testing
 
-extension ScreenTag {
-    enum Leaky {}
-}
+/// A screen that keeps itself alive, to show the leak detector at work.
+protocol LeakingScreen: Screen {}
 
-extension RoutableService where Destination == any Screen {
-    /// A screen that keeps itself alive, to show the leak detector at work.
-    static var leakyScreen: Self { screen.tagged(ScreenTag.Leaky.self) }
+extension RoutableService where Destination == any LeakingScreen {
+    /// The leaking screen, under its own key.
+    static var leakyScreen: Self { Self(declaring: (any LeakingScreen).self) }
 }
 
 /// A deliberately leaking screen: it holds itself, so removing its route does not release it.
-final class LeakyScreen: Screen {
+final class LeakyScreen: LeakingScreen {
     var itself: LeakyScreen?
     let title = "Leaky"
 
@@ -60,8 +62,8 @@ struct NavigationTests {
         let search = { (query: String) in
             try registry.route(to: .searchScreen) { $0.constructSearchResults(query: query) }
         }
-        try navigator.show(search("swift"), name: "search")
-        try navigator.show(search("tale"), name: "search")
+        try navigator.show(search("swift"), name: "search", as: { $0 })
+        try navigator.show(search("tale"), name: "search", as: { $0 })
         #expect(navigator.stack.screens.map(\.title) == ["Search \"tale\""])
         try navigator.show(registry.route(path: "books/9", as: (any Screen).self), name: "books/9")
         #expect(navigator.shown.map(\.state) == [.routed, .routed])
@@ -78,7 +80,7 @@ struct NavigationTests {
         registry.errorHandler = { log.record($0) }
         registry.leakCheckDelay = .milliseconds(20)
         let navigator = Navigator(stack: ScreenStack())
-        try navigator.show(registry.route(to: .leakyScreen), name: "leaky")
+        try navigator.show(registry.route(to: .leakyScreen), name: "leaky", as: { $0 })
         weak let leaked = navigator.stack.screens.last
         #expect(try navigator.back() == "Left Leaky; back to Home.")
         await registry.waitForLeakChecks()
@@ -86,7 +88,7 @@ struct NavigationTests {
         #expect(leaks.count == 1)
         #expect(
             leaks.first?.description
-                == "The destination LeakyScreen of RoutableService<Screen>[tag: Leaky] was removed but is still "
+                == "The destination LeakyScreen of RoutableService<LeakingScreen> was removed but is still "
                 + "alive after 0.02 seconds. Hint: Look for a strong reference to it: a closure capturing it, a "
                 + "delegate, a cache.")
         #expect(leaked != nil)
@@ -101,7 +103,8 @@ struct NavigationTests {
         registry.leakCheckDelay = .milliseconds(20)
         let navigator = Navigator(stack: ScreenStack())
         try navigator.show(registry.route(path: "books/3", as: (any Screen).self), name: "books/3")
-        try navigator.show(registry.route(to: .searchScreen) { $0.constructSearchResults(query: "s") }, name: "s")
+        let search = try registry.route(to: .searchScreen) { $0.constructSearchResults(query: "s") }
+        try navigator.show(search, name: "s", as: { $0 })
         try navigator.backToRoot()
         await registry.waitForLeakChecks()
         #expect(log.all.isEmpty)

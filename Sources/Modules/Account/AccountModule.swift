@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 import Synchronization
 
 /// Registers the session as a singleton. Signing out resets the per-user scope.

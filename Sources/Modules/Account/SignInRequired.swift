@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 
 /// A route interceptor that cancels routes to screens only a signed-in user may see (the cart, checkout,
 /// the chat) while nobody is signed in. The cancelled route fails with `RouteError` code
@@ -13,7 +14,8 @@ public struct SignInRequired: RouteInterceptor {
 
     /// Makes the interceptor.
     /// - Parameters:
-    ///   - keys: The descriptions of the protected keys, e.g. `RoutableService.cartScreen.description`.
+    ///   - keys: The descriptions of the protected keys, e.g. `RoutableService.cartScreen.description`;
+    ///     the app's wiring lists them, since this module does not know the other modules' keys.
     ///   - paths: The protected paths; each also protects the paths below it (`orders` protects `orders/2`).
     ///   - session: Looks up the session when a route is about to be performed.
     public init(
@@ -40,13 +42,4 @@ public struct SignInRequired: RouteInterceptor {
         let path = key.dropFirst().dropLast().split(separator: "?", maxSplits: 1).first ?? ""
         return paths.contains { path == $0 || path.hasPrefix($0 + "/") }
     }
-}
-
-/// Why a route was cancelled: the screen needs a signed-in user.
-public struct SignInNeeded: ShopMessage, Equatable {
-    /// Makes the error.
-    public init() {}
-
-    /// The message for the user.
-    public var description: String { "Sign in first: login NAME." }
 }

@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 import Synchronization
 
 /// Registers the cart, one per signed-in user, a badge counter for the items in it, and the cart screen,
@@ -30,7 +31,7 @@ public struct CartModule: RouteModule {
         }
         try registry.register(.cartScreen, dependencies: [.initializer(.userSession), .initializer(.cart)]) { r in
             guard let user = try r.resolve(.userSession).currentUser else { throw SignInNeeded() }
-            return CartScreen(cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) })
+            return CartPage(cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) })
         }
         try registry.register(path: "cart", to: .cartScreen)
     }
@@ -57,7 +58,7 @@ private final class ShoppingCart: Cart {
     func removeAll() { books.withLock { $0.removeAll() } }
 }
 
-private final class CartScreen: Screen {
+private final class CartPage: CartScreen {
     let cart: any Cart
 
     init(cart: any Cart) {

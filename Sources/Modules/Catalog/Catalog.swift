@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 
 /// The books the shop sells.
 public protocol Catalog: AnyObject, Sendable {
@@ -23,28 +24,45 @@ extension Catalog {
     public func book(id: Int) -> Book? { books.first { $0.id == id } }
 }
 
+/// The numbered results of a search.
+public protocol SearchResultsScreen: Screen {
+    /// The text searched for, as the user typed it.
+    var query: String { get }
+    /// The books found, in catalog order.
+    var results: [Book] { get }
+}
+
+/// One book's details.
+public protocol BookScreen: Screen {
+    /// The book shown.
+    var book: Book { get }
+}
+
 /// How a caller sets up the search results screen: the query is required.
-public protocol SearchScreenConfig: ModuleConfiguration<any Screen> {
+public protocol SearchScreenConfig: ModuleConfiguration<any SearchResultsScreen> {
     /// Names the text searched for. Required.
     /// - Parameter query: The text, as the user typed it.
     func constructSearchResults(query: String)
 }
 
 /// How a caller sets up a book's screen: the catalog number is required.
-public protocol BookScreenConfig: ModuleConfiguration<any Screen> {
+public protocol BookScreenConfig: ModuleConfiguration<any BookScreen> {
     /// Names the book to show. Required.
     /// - Parameter bookID: The book's catalog number.
     func constructBookScreen(bookID: Int)
 }
 
-extension RoutableServiceModule where Configuration == any SearchScreenConfig, Destination == any Screen {
+extension RoutableServiceModule
+where Configuration == any SearchScreenConfig, Destination == any SearchResultsScreen {
     /// The numbered results of a search; call `constructSearchResults(query:)` when routing to it.
-    public static var searchScreen: Self { Self(declaring: (any SearchScreenConfig).self, making: (any Screen).self) }
+    public static var searchScreen: Self {
+        Self(declaring: (any SearchScreenConfig).self, making: (any SearchResultsScreen).self)
+    }
 }
 
-extension RoutableServiceModule where Configuration == any BookScreenConfig, Destination == any Screen {
+extension RoutableServiceModule where Configuration == any BookScreenConfig, Destination == any BookScreen {
     /// One book's details; call `constructBookScreen(bookID:)`, or route to the path `books/ID`.
-    public static var bookScreen: Self { Self(declaring: (any BookScreenConfig).self, making: (any Screen).self) }
+    public static var bookScreen: Self { Self(declaring: (any BookScreenConfig).self, making: (any BookScreen).self) }
 }
 
 /// A catalog number with no book.

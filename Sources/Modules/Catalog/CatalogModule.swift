@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 
 /// Registers an in-memory catalog of a dozen books as a singleton, also under the identifier `books/search`,
 /// the search results screen, and a book's screen, also reachable by the path `books/:id(Int)`.
@@ -18,14 +19,14 @@ public struct CatalogModule: RouteModule {
             .searchScreen, configuration: SearchScreenConfiguration.init, dependencies: [.initializer(.catalog)]
         ) { config, r in
             let query = try config.require(config.query, setBy: "constructSearchResults(query:)")
-            return SearchResultsScreen(query: query, results: try r.resolve(.catalog).search(query))
+            return SearchResultsPage(query: query, results: try r.resolve(.catalog).search(query))
         }
         try registry.register(
             .bookScreen, configuration: BookScreenConfiguration.init, dependencies: [.initializer(.catalog)]
         ) { config, r in
             let id = try config.require(config.bookID, setBy: "constructBookScreen(bookID:)")
             guard let book = try r.resolve(.catalog).book(id: id) else { throw BookNotFound(id: id) }
-            return BookScreen(book: book)
+            return BookPage(book: book)
         }
         try registry.register(path: "books/:id(Int)", to: .bookScreen) { config, parameters in
             config.constructBookScreen(bookID: try parameters.int("id"))
@@ -62,19 +63,19 @@ private final class InMemoryCatalog: Catalog {
     }
 }
 
-private final class SearchScreenConfiguration: ModuleConfiguration<any Screen>, SearchScreenConfig {
+private final class SearchScreenConfiguration: ModuleConfiguration<any SearchResultsScreen>, SearchScreenConfig {
     var query: String?
 
     func constructSearchResults(query: String) { self.query = query }
 }
 
-private final class BookScreenConfiguration: ModuleConfiguration<any Screen>, BookScreenConfig {
+private final class BookScreenConfiguration: ModuleConfiguration<any BookScreen>, BookScreenConfig {
     var bookID: Int?
 
     func constructBookScreen(bookID: Int) { self.bookID = bookID }
 }
 
-private final class SearchResultsScreen: Screen {
+private final class SearchResultsPage: SearchResultsScreen {
     let query: String
     let results: [Book]
 
@@ -93,7 +94,7 @@ private final class SearchResultsScreen: Screen {
     }
 }
 
-private final class BookScreen: Screen {
+private final class BookPage: BookScreen {
     let book: Book
 
     init(book: Book) {

@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 
 /// One line of a chat.
 public struct ChatMessage: Sendable, Equatable {
@@ -52,13 +53,14 @@ extension RoutableService where Destination == any MessageList {
     public static var messageList: Self { Self(declaring: (any MessageList).self) }
 }
 
-extension ScreenTag {
-    /// Tags the chat screen.
-    public enum Chat {}
+/// The support chat, presented modally.
+public protocol ChatScreen: Screen {
+    /// The chat session shown.
+    var session: any ChatSession { get }
 }
 
-extension RoutableService where Destination == any Screen {
+extension RoutableService where Destination == any ChatScreen {
     /// The support chat, presented modally; also reachable by the path `chat`. Showing it marks the
     /// messages read.
-    public static var chatScreen: Self { screen.tagged(ScreenTag.Chat.self) }
+    public static var chatScreen: Self { Self(declaring: (any ChatScreen).self) }
 }

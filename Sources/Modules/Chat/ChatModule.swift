@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 import Synchronization
 
 /// Registers the chat pair, one of each per signed-in user, wired to each other by property injection,
@@ -40,9 +41,9 @@ public struct ChatModule: RouteModule {
         }
         try registry.register(
             .chatScreen, dependencies: [.initializer(.chatSession), .initializer(.messageList)],
-            hooks: RouteHooks(didPerform: { screen in (screen as? ChatScreen)?.session.markAllRead() })
+            hooks: RouteHooks(didPerform: { screen in screen.session.markAllRead() })
         ) { r in
-            ChatScreen(session: try r.resolve(.chatSession), list: try r.resolve(.messageList))
+            ChatPage(session: try r.resolve(.chatSession), list: try r.resolve(.messageList))
         }
         try registry.register(path: "chat", to: .chatScreen)
     }
@@ -95,7 +96,7 @@ private final class Transcript: MessageList {
     func append(_ message: ChatMessage) { state.withLock { $0.messages.append(message) } }
 }
 
-private final class ChatScreen: Screen {
+private final class ChatPage: ChatScreen {
     let session: any ChatSession
     let list: any MessageList
 

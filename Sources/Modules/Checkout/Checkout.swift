@@ -1,6 +1,9 @@
 import Router
+import ShopInterfaces
 
-/// What checkout needs from payments. The app wiring adapts a payment provider to it.
+/// What checkout *requires* from payments, declared here, in checkout's own interface. This module
+/// cannot see the payments module (the compiler keeps it so); the app wiring adapts a payment provider
+/// to this protocol.
 public protocol PaymentProcessing: AnyObject, Sendable {
     /// Takes a payment.
     /// - Parameters:
@@ -98,13 +101,14 @@ extension RoutableService where Destination == any Checkout {
     public static var checkout: Self { Self(declaring: (any Checkout).self) }
 }
 
-extension ScreenTag {
-    /// Tags the checkout screen.
-    public enum Checkout {}
+/// The checkout screen: it places the order when it is made and shows the receipt, modally.
+public protocol CheckoutScreen: Screen {
+    /// The order's receipt.
+    var receipt: Receipt { get }
 }
 
-extension RoutableService where Destination == any Screen {
+extension RoutableService where Destination == any CheckoutScreen {
     /// Places the signed-in user's order and shows its receipt, modally. Making it fails with a
     /// ``CheckoutFailure`` when the cart is empty or the payment is declined.
-    public static var checkoutScreen: Self { screen.tagged(ScreenTag.Checkout.self) }
+    public static var checkoutScreen: Self { Self(declaring: (any CheckoutScreen).self) }
 }

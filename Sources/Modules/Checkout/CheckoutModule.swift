@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 import Synchronization
 
 /// Registers checkout, the per-user order history, a badge counter for placed orders and the checkout
@@ -42,7 +43,7 @@ public struct CheckoutModule: RouteModule {
             return OrdersBadge(count: try r.resolve(.orderHistory).receipts.count)
         }
         try registry.register(.checkoutScreen, dependencies: [.initializer(.checkout)]) { r in
-            ReceiptScreen(receipt: try r.resolve(.checkout).placeOrder())
+            ReceiptPage(receipt: try r.resolve(.checkout).placeOrder())
         }
     }
 }
@@ -86,7 +87,7 @@ private final class CartCheckout: Checkout {
     }
 }
 
-private final class ReceiptScreen: Screen {
+private final class ReceiptPage: CheckoutScreen {
     let receipt: Receipt
 
     init(receipt: Receipt) {

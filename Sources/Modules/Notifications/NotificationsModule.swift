@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 
 /// Registers the shop's own badge counter (news for signed-out visitors: one welcome note, none once
 /// signed in) and the header's badge, which adds up every module's counter.

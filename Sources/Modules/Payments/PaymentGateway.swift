@@ -21,7 +21,8 @@ public struct GatewayCharge: Sendable, Equatable {
     }
 }
 
-/// A card payment gateway, as the payments team ships it.
+/// A card payment gateway, as the payments team ships it: the protocol this module *provides*. Checkout
+/// never sees it; the app wiring adapts it to what checkout requires.
 public protocol PaymentGateway: AnyObject, Sendable {
     /// Charges an amount to a customer's card on file.
     /// - Parameters:

@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 import Synchronization
 
 /// Registers a simulated gateway: it approves charges up to the card limit and numbers transactions from `TX-1001`.

@@ -1,4 +1,10 @@
+import AccountFeature
+import CartFeature
+import ChatFeature
+import CheckoutFeature
+import PaymentsFeature
 import Router
+import ShopInterfaces
 
 /// Joins modules that do not know each other: checkout's ``PaymentProcessing`` is served by the
 /// payments module's ``PaymentGateway`` through a module adapter, and the screens that need a signed-in
@@ -15,9 +21,13 @@ public struct ShopWiringModule: RouteModule {
         try registry.adapt(.paymentProcessing, to: .paymentGateway) { gateway in
             GatewayPaymentProcessor(gateway: gateway)
         }
-        let protected: [RoutableService<any Screen>] = [.cartScreen, .checkoutScreen, .chatScreen]
+        let protected = [
+            RoutableService<any CartScreen>.cartScreen.description,
+            RoutableService<any CheckoutScreen>.checkoutScreen.description,
+            RoutableService<any ChatScreen>.chatScreen.description,
+        ]
         registry.addInterceptor(
-            SignInRequired(keys: protected.map(\.description), paths: ["cart", "chat"]) { [weak registry] in
+            SignInRequired(keys: protected, paths: ["cart", "chat"]) { [weak registry] in
                 try registry?.makeDestinationIfRegistered(to: .userSession)
             })
     }

@@ -2,7 +2,8 @@
 /// dependency (and per adapter), labelled by how the dependency reaches the destination.
 ///
 /// Edges come from what registrations declare (`dependencies:`, typed `Injection.property`, adapters);
-/// declare a factory's dependencies to see its edges.
+/// declare a factory's dependencies to see its edges. Path patterns (``paths``) are listed with the
+/// registration each routes to, once the registry is sealed.
 ///
 /// ```swift
 /// print(try registry.dependencyGraph().textTree)
@@ -37,10 +38,26 @@ public struct DependencyGraph: Sendable {
         public let kind: RouteDependency.Kind
     }
 
+    /// One path pattern and the registration it routes to.
+    public struct Path: Sendable, Hashable {
+        /// The pattern, e.g. `books/:id(Int)`.
+        public let pattern: String
+        /// The key the path routes to, e.g. `RoutableService<CartScreen>`.
+        public let key: String
+        /// The module that registered the path.
+        public let owner: String
+        /// The index in ``DependencyGraph/nodes`` of the registration the path makes; nil when the key
+        /// has no router.
+        public let to: Int?
+    }
+
     /// The registrations, in registration order (a parent's first).
     public let nodes: [Node]
     /// The declared dependencies.
     public let edges: [Edge]
+    /// The path patterns, a parent's first, each with the registration it routes to. Empty until the
+    /// registry is sealed.
+    public let paths: [Path]
 
     init(table: SealedTable) {
         var all: [AnyEntry] = []
@@ -70,10 +87,17 @@ public struct DependencyGraph: Sendable {
             }
         }
         self.edges = edges
+        paths = table.allPaths.map { route in
+            Path(
+                pattern: route.pattern.text, key: route.target.full, owner: route.owner,
+                to: table.primary(route.targetID).flatMap { index[ObjectIdentifier($0)] })
+        }
     }
 
     /// The graph in Graphviz DOT: `dot -Tsvg` draws it. Property edges are dashed, lazy edges dotted,
-    /// and a dependency with no router points at a red node.
+    /// and a dependency with no router points at a red node. Each path pattern is an ellipse with a
+    /// `path` edge to the registration it routes to. When several modules registered, each module's
+    /// registrations and paths are boxed together and labelled with the module's name.
     public var dot: String {
         var lines = ["digraph Router {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
         for (position, node) in nodes.enumerated() {
@@ -97,8 +121,36 @@ public struct DependencyGraph: Sendable {
                 lines.append("  n\(edge.from) -> n\(target) [label=\"\(edge.kind.rawValue)\"\(style)];")
             }
         }
+        for (position, path) in paths.enumerated() {
+            lines.append("  p\(position) [label=\"\(escaped(path.pattern))\", shape=ellipse, color=blue];")
+            if let target = path.to {
+                lines.append("  p\(position) -> n\(target) [label=\"path\", color=blue];")
+            } else {
+                lines.append("  missing\(missing) [label=\"\(escaped(path.key))\\nno router\", color=red];")
+                lines.append("  p\(position) -> missing\(missing) [label=\"path\", color=blue];")
+                missing += 1
+            }
+        }
+        lines += ownerClusters()
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One DOT cluster per module, boxing its registrations and paths, when more than one module registered.
+    private func ownerClusters() -> [String] {
+        var owners: [String] = []
+        var members: [String: [String]] = [:]
+        func add(_ id: String, to owner: String) {
+            if members[owner] == nil { owners.append(owner) }
+            members[owner, default: []].append(id)
+        }
+        for (position, node) in nodes.enumerated() { add("n\(position)", to: node.owner) }
+        for (position, path) in paths.enumerated() { add("p\(position)", to: path.owner) }
+        guard owners.count > 1 else { return [] }
+        return owners.enumerated().map { position, owner in
+            let ids = (members[owner] ?? []).joined(separator: "; ")
+            return "  subgraph cluster_\(position) { label=\"\(escaped(owner))\"; color=gray; \(ids); }"
+        }
     }
 
     /// How many levels ``textTree`` indents; deeper lines show their depth as a number instead, so that
@@ -108,7 +160,8 @@ public struct DependencyGraph: Sendable {
     /// The graph as an indented tree, one root per registration nothing else depends on. A subtree shown
     /// once is not repeated, and an edge back to an ancestor is marked as a cycle. Past
     /// ``maxTextTreeIndent`` levels a line starts with its depth, e.g. `[depth 40] └─ initializer → …`,
-    /// instead of one more level of indentation.
+    /// instead of one more level of indentation. The path patterns follow under `Paths`, each with the
+    /// registration it routes to.
     ///
     /// The tree is walked with an explicit stack, so a chain of any length prints without deep recursion.
     public var textTree: String {
@@ -189,6 +242,12 @@ public struct DependencyGraph: Sendable {
         }
         for root in roots where !shown[root] { walk(from: root) }
         for index in nodes.indices where !shown[index] { walk(from: index) }
+        if !paths.isEmpty { text += "Paths\n" }
+        for (position, path) in paths.enumerated() {
+            let branch = position == paths.count - 1 ? "└─ " : "├─ "
+            let target = path.to.map(label) ?? "\(path.key) (no router)"
+            text += branch + "\(path.pattern) → \(target)\n"
+        }
         return text.isEmpty ? "\n" : text
     }
 

@@ -15,6 +15,14 @@
 ///
 /// Misuse is a typed error: performing while routing is ``RouteError/Code/overRoute``; performing a
 /// routed route, or removing one that is not routed, is ``RouteError/Code/actionFailed``.
+///
+/// A route to a narrower protocol can be shown by a presenter of a wider one with
+/// ``perform(on:as:preparation:onSuccess:onError:completion:)``:
+///
+/// ```swift
+/// let route: Route<any CartScreen> = try registry.route(to: .cartScreen)
+/// try route.perform(on: screenStack, as: { $0 })   // screenStack presents `any Screen`
+/// ```
 public final class Route<Destination> {
     /// Called with the old and the new state on every change.
     public var stateDidChange: ((_ old: RouteState, _ new: RouteState) -> Void)?
@@ -30,7 +38,8 @@ public final class Route<Destination> {
     private let hooks: (HookMoment, Destination) -> Void
     private weak var weakDestination: AnyObject?
     private var strongDestination: Destination?
-    private weak var presenter: (any RoutePresenter<Destination>)?
+    /// The presenter that showed the destination (held weakly), and how to hide it through that presenter.
+    private var shownBy: ShownBy?
 
     init(
         registry: RouteRegistry, key: String,
@@ -77,7 +86,45 @@ public final class Route<Destination> {
         onError: ((RouteError) -> Void)? = nil,
         completion: ((Result<Destination, RouteError>) -> Void)? = nil
     ) throws -> Destination {
-        var handlers = Handlers(onSuccess: onSuccess, onError: onError, completion: completion)
+        try perform(
+            presentation: presenter.map { Self.presentation(on: $0, as: { $0 }) }, preparation: preparation,
+            handlers: Handlers(onSuccess: onSuccess, onError: onError, completion: completion))
+    }
+
+    /// Performs the route on a presenter of a wider destination type: `widen` turns this route's destination
+    /// into what the presenter shows, typically `{ $0 }` from a screen protocol to the protocol it refines.
+    ///
+    /// The route otherwise behaves as ``perform(presenter:preparation:onSuccess:onError:completion:)``;
+    /// ``remove(preparation:onSuccess:onError:completion:)`` later hides the widened destination through
+    /// the same presenter.
+    /// - Parameters:
+    ///   - presenter: Shows the widened destination; the route is `routed` when it calls back. Held weakly.
+    ///   - widen: Converts the destination to the presenter's type, e.g. `{ $0 }`.
+    ///   - preparation: The caller's property and method injection.
+    ///   - onSuccess: Called with the destination once the route is performed.
+    ///   - onError: Called with the error if the route fails.
+    ///   - completion: Called last, with the destination or the error.
+    /// - Returns: The destination (presentation may still be in progress).
+    /// - Throws: ``RouteError``: ``RouteError/Code/overRoute``, ``RouteError/Code/actionFailed``,
+    ///   ``RouteError/Code/routeCancelled``, or any error making the destination.
+    @discardableResult
+    public func perform<Presenter: RoutePresenter>(
+        on presenter: Presenter,
+        as widen: @escaping (Destination) -> Presenter.Destination,
+        preparation: (Destination) throws -> Void = { _ in },
+        onSuccess: ((Destination) -> Void)? = nil,
+        onError: ((RouteError) -> Void)? = nil,
+        completion: ((Result<Destination, RouteError>) -> Void)? = nil
+    ) throws -> Destination {
+        try perform(
+            presentation: Self.presentation(on: presenter, as: widen), preparation: preparation,
+            handlers: Handlers(onSuccess: onSuccess, onError: onError, completion: completion))
+    }
+
+    private func perform(
+        presentation: Presentation?, preparation: (Destination) throws -> Void, handlers: Handlers
+    ) throws -> Destination {
+        var handlers = handlers
         let context = RouteContext(action: .perform, key: key)
         let interceptors = registry.interceptors
         let made: Destination
@@ -106,13 +153,13 @@ public final class Route<Destination> {
         }
         keep(made)
         hooks(.willPerform, made)
-        guard let presenter else {
+        guard let presentation else {
             succeedPerform(made, context: context, interceptors: interceptors, handlers: &handlers)
             return made
         }
-        self.presenter = presenter
+        shownBy = presentation.shownBy
         var pending: Handlers? = handlers
-        presenter.present(made) { [self] result in
+        presentation.present(made) { [self] result in
             guard var handlers = pending else { return }
             pending = nil
             switch result {
@@ -177,12 +224,12 @@ public final class Route<Destination> {
         }
         state = .removing
         hooks(.willRemove, current)
-        guard let presenter else {
+        guard let shownBy, let presenter = shownBy.presenter else {
             succeedRemove(current, context: context, interceptors: interceptors, handlers: &handlers)
             return
         }
         var pending: RemoveHandlers? = handlers
-        presenter.dismiss(current) { [self] result in
+        shownBy.dismiss(presenter, current) { [self] result in
             guard var handlers = pending else { return }
             pending = nil
             switch result {
@@ -205,6 +252,32 @@ public final class Route<Destination> {
         var onSuccess: ((Destination) -> Void)?
         var onError: ((RouteError) -> Void)?
         var completion: ((Result<Destination, RouteError>) -> Void)?
+    }
+
+    /// How a presenter shows this route's destination (only while performing) and hides it later.
+    private struct Presentation {
+        let present: (Destination, @escaping (Result<Void, any Error>) -> Void) -> Void
+        let shownBy: ShownBy
+    }
+
+    /// The presenter that showed the destination, held weakly, and how to hide the destination through it.
+    private struct ShownBy {
+        weak var presenter: AnyObject?
+        let dismiss: (AnyObject, Destination, @escaping (Result<Void, any Error>) -> Void) -> Void
+    }
+
+    private static func presentation<Presenter: RoutePresenter>(
+        on presenter: Presenter, as widen: @escaping (Destination) -> Presenter.Destination
+    ) -> Presentation {
+        Presentation(
+            present: { destination, completion in presenter.present(widen(destination), completion: completion) },
+            shownBy: ShownBy(
+                presenter: presenter,
+                dismiss: { object, destination, completion in
+                    // `object` is the presenter this closure was made for; the cast only restores its type.
+                    guard let presenter = object as? Presenter else { return completion(.success(())) }
+                    presenter.dismiss(widen(destination), completion: completion)
+                }))
     }
 
     private struct RemoveHandlers {
@@ -273,7 +346,7 @@ public final class Route<Destination> {
         let object = weakDestination
         strongDestination = nil
         weakDestination = nil
-        presenter = nil
+        shownBy = nil
         if let object { registry.scheduleLeakCheck(of: object, key: key) }
         finishRemove(.success(()), context: context, interceptors: interceptors, handlers: &handlers)
     }

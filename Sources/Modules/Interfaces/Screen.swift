@@ -1,7 +1,11 @@
 import Router
 
 /// A terminal screen: a destination that modules register like any other and the app shows on its
-/// ``ScreenStack`` through a `Route`.
+/// screen stack through a `Route`.
+///
+/// Each module declares its screens' own protocols, refining this one, with their own keys (e.g.
+/// `CartScreen` and `.cartScreen`); the app's stack presents any `Screen`, so a route to a narrower
+/// screen protocol is performed on it with `perform(on:as:)`.
 ///
 /// Screens are classes so that a route can hold them weakly and leak detection can watch them.
 public protocol Screen: AnyObject {
@@ -20,12 +24,6 @@ extension Screen {
     public var isModal: Bool { false }
 }
 
-extension RoutableService where Destination == any Screen {
-    /// Every screen shares this protocol; modules register theirs under a tagged form of this key,
-    /// e.g. ``cartScreen``, so the app routes to one screen at a time.
-    public static var screen: Self { Self(declaring: (any Screen).self) }
-}
-
 /// An error whose description is a sentence for the user, such as an empty cart at checkout.
 /// The app prints it as it is, even when it reaches the app wrapped in a `RouteError`.
 public protocol ShopMessage: Error, CustomStringConvertible {}
@@ -42,6 +40,11 @@ extension RouteError {
     }
 }
 
-/// The tags that tell screens apart under ``RoutableService/screen``; each module adds its own,
-/// e.g. `ScreenTag.Cart`, so the key reads `Screen[tag: Cart]` in messages and graphs.
-public enum ScreenTag {}
+/// Why a route was cancelled or a screen could not be made: it needs a signed-in user.
+public struct SignInNeeded: ShopMessage, Equatable {
+    /// Makes the error.
+    public init() {}
+
+    /// The message for the user.
+    public var description: String { "Sign in first: login NAME." }
+}

@@ -1,4 +1,5 @@
 import Router
+import ShopInterfaces
 
 /// The terminal counterpart of a navigation controller: it shows the screens routes perform and hides
 /// the ones they remove. The root (Home) is not a screen and is never removed.
@@ -61,12 +62,25 @@ public final class ScreenStack: RoutePresenter {
 
 /// Performs screen routes onto a ``ScreenStack`` and removes them again: push, present as modal, back,
 /// back to root. A screen of the same kind as the one on top replaces it.
+///
+/// Routes lead to the modules' own screen protocols (`Route<any CartScreen>`); the navigator performs
+/// each on the stack of `any Screen` by widening its destination.
 public final class Navigator {
+    /// One shown route, its destination type erased to what the stack shows.
+    private struct Shown {
+        let name: String
+        let route: AnyObject
+        let state: () -> RouteState
+        let screen: () -> (any Screen)?
+        let canRemove: () -> Bool
+        let remove: () throws -> Void
+    }
+
     /// The stack the routes are performed on.
     public let stack: ScreenStack
     /// Called with a route's name, old and new state on every state change (for the `trace` command).
     public var onStateChange: ((_ name: String, _ old: RouteState, _ new: RouteState) -> Void)?
-    private var routes: [(name: String, route: Route<any Screen>)] = []
+    private var routes: [Shown] = []
 
     /// Makes a navigator over `stack`.
     /// - Parameter stack: The stack to show screens on.
@@ -76,7 +90,7 @@ public final class Navigator {
 
     /// The routes of the shown screens, bottom first, with the names they were shown under.
     public var shown: [(name: String, state: RouteState, title: String)] {
-        routes.map { ($0.name, $0.route.state, $0.route.destination?.title ?? "(gone)") }
+        routes.map { ($0.name, $0.state(), $0.screen()?.title ?? "(gone)") }
     }
 
     /// Performs `route` onto the stack. When the screen below the new one is of the same kind, its route
@@ -88,18 +102,37 @@ public final class Navigator {
     /// - Throws: `RouteError`: a cancelled route, a destination that could not be made or shown.
     @discardableResult
     public func show(_ route: Route<any Screen>, name: String) throws -> String {
+        try show(route, name: name, as: { $0 })
+    }
+
+    /// Performs a route to a narrower screen protocol onto the stack, e.g. a `Route<any CartScreen>`,
+    /// widening its destination to `any Screen` with `widen` (write `{ $0 }`). When the screen below the
+    /// new one is of the same kind, its route is removed, so that the new screen replaces it.
+    /// - Parameters:
+    ///   - route: An unrouted route to a screen.
+    ///   - name: What to call the route in traces, e.g. `cart` or `books/3`.
+    ///   - widen: Converts the destination to `any Screen`.
+    /// - Returns: The title of the screen shown.
+    /// - Throws: `RouteError`: a cancelled route, a destination that could not be made or shown.
+    @discardableResult
+    public func show<Destination>(
+        _ route: Route<Destination>, name: String, as widen: @escaping (Destination) -> any Screen
+    ) throws -> String {
         route.stateDidChange = { [weak self] old, new in self?.onStateChange?(name, old, new) }
         var failure: RouteError?
         var title = ""
         try route.perform(
-            presenter: stack, onSuccess: { screen in title = screen.title }, onError: { failure = $0 })
+            on: stack, as: widen, onSuccess: { screen in title = widen(screen).title }, onError: { failure = $0 })
         if let failure { throw failure }
         let previous = routes.last
-        routes.append((name, route))
-        if let previous, let below = previous.route.destination, let top = route.destination,
+        routes.append(
+            Shown(
+                name: name, route: route, state: { route.state }, screen: { route.destination.map(widen) },
+                canRemove: { route.canRemove }, remove: { try route.remove() }))
+        if let previous, let below = previous.screen(), let top = route.destination.map(widen),
             ObjectIdentifier(type(of: below)) == ObjectIdentifier(type(of: top))
         {
-            try previous.route.remove()
+            try previous.remove()
             routes.removeAll { $0.route === previous.route }
         }
         return title
@@ -110,8 +143,8 @@ public final class Navigator {
     /// - Throws: `RouteError` when the route cannot be removed.
     public func back() throws -> String {
         guard let top = routes.last else { return "Already at \(stack.rootTitle)." }
-        let leaving = top.route.destination
-        try top.route.remove()
+        let leaving = top.screen()
+        try top.remove()
         routes.removeLast()
         let verb = leaving?.isModal == true ? "Closed" : "Left"
         return "\(verb) \(leaving?.title ?? top.name); back to \(stack.topTitle)."
@@ -125,8 +158,8 @@ public final class Navigator {
         var removed = 0
         while let top = routes.last {
             routes.removeLast()
-            if top.route.canRemove {
-                try top.route.remove()
+            if top.canRemove() {
+                try top.remove()
                 removed += 1
             }
         }

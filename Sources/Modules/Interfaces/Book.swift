@@ -2,7 +2,7 @@
 public struct Book: Sendable, Hashable {
     /// The catalog number, unique in the catalog.
     public let id: Int
-    /// The title, searched by ``Catalog/search(_:)``.
+    /// The title, searched by the catalog.
     public let title: String
     /// The author's name.
     public let author: String

@@ -31,13 +31,3 @@ extension RoutableServiceModule where Configuration == any CartModuleConfig, Des
     /// The signed-in user's cart; call `constructCart(owner:)` when making it.
     public static var cart: Self { Self(declaring: (any CartModuleConfig).self, making: (any Cart).self) }
 }
-
-extension ScreenTag {
-    /// Tags the cart screen.
-    public enum Cart {}
-}
-
-extension RoutableService where Destination == any Screen {
-    /// The signed-in user's cart, as a screen; also reachable by the path `cart`.
-    public static var cartScreen: Self { screen.tagged(ScreenTag.Cart.self) }
-}

@@ -1,18 +1,5 @@
 import Router
-
-/// One module's contribution to the badge in the app's header. Several modules register one each
-/// under the same key; the header adds them up.
-public protocol BadgeCounter: Sendable {
-    /// A short name, e.g. `cart`.
-    var label: String { get }
-    /// How many things are waiting for the user.
-    var count: Int { get }
-}
-
-extension RoutableService where Destination == any BadgeCounter {
-    /// The badge counters; look them all up with `makeDestinations(to:)`.
-    public static var badgeCounter: Self { Self(declaring: (any BadgeCounter).self) }
-}
+import ShopInterfaces
 
 extension RoutableService where Destination == BadgeSummary {
     /// The header's badge: every ``RoutableService/badgeCounter`` added up, made fresh on each lookup.
