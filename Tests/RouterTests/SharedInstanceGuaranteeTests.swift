@@ -287,13 +287,15 @@ struct SharedInstanceGuaranteeTests {
         let registry = try sealedRegistry { registry in
             try registry.register(
                 .session, scope: .custom(scope), injections: [.property(\.messages, .messageList)]
-            ) { _ in SessionImpl() }
+            ) { _ in
+                // Between the session's cell and the message list's: widens the window in which a reset
+                // lands in the middle of a lookup.
+                usleep(50)
+                return SessionImpl()
+            }
             try registry.register(
                 .messageList, scope: .custom(scope), injections: [.property(\.session, .session)]
-            ) { _ in
-                usleep(20)  // widens the window in which a reset lands in the middle of a lookup
-                return MessageListImpl()
-            }
+            ) { _ in MessageListImpl() }
         }
         let mixed = Counter()
         let stop = TestLocked(false)

@@ -28,10 +28,13 @@ final class SealedTable: @unchecked Sendable {
     /// What this table's registrations (not its parents') use.
     let features: Features
     @usableFromInline let tracer: Tracer?
+    /// `tracer`, unretained (the table keeps it alive), so that checking it on every lookup writes no
+    /// reference count.
+    @usableFromInline let tracerRef: Unmanaged<Tracer>?
 
     /// Whether a trace handler is installed now.
     @inlinable
-    var isTracing: Bool { tracer?.enabled.load(ordering: .relaxed) ?? false }
+    var isTracing: Bool { tracerRef?._withUnsafeGuaranteedRef { $0.enabled.load(ordering: .relaxed) } ?? false }
 
     let paths: [PathRoute]
     /// For an override layer: the layer's own copies of the shared registrations beneath it.
@@ -69,6 +72,7 @@ final class SealedTable: @unchecked Sendable {
         self.paths = paths
         self.redirect = redirect
         self.tracer = tracer ?? parent?.tracer
+        self.tracerRef = self.tracer.map(Unmanaged.passUnretained)
         self.parent = parent
         self.maxDepth = maxDepth
         let count = entries.count

@@ -17,6 +17,7 @@
 /// instead. Within a group, each transaction sees the others' provisional instances, exactly as within
 /// one lookup, and nothing the group built is published until every member has finished (``commit()``);
 /// if one member fails, the whole group's unpublished instances are forgotten and every member fails.
+@usableFromInline
 final class CreationTransaction: @unchecked Sendable {
     // @unchecked: every mutable field is read and written only while holding `CreationCoordinator`'s lock.
 

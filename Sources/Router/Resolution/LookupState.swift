@@ -43,12 +43,15 @@ final class LookupState {
     @exclusivity(unchecked) var completed = 0
     /// The creation transaction, made when the lookup first claims a shared instance. A lookup nested in
     /// another on the same thread shares the outer one's, so that it never waits for its own thread.
-    @exclusivity(unchecked) var ownTransaction: CreationTransaction?
+    @exclusivity(unchecked) @usableFromInline var ownTransaction: CreationTransaction?
     /// The lookup this one is nested in on the same thread, if any.
-    @exclusivity(unchecked) unowned(unsafe) var outer: LookupState?
+    /// Unmanaged: the thread's context keeps every running state alive.
+    @exclusivity(unchecked) @usableFromInline var outer: Unmanaged<LookupState>?
     /// For each custom scope this lookup used, the scope generation it saw first: a lookup keeps using
     /// that generation even if the scope is reset meanwhile, so it never mixes old and new instances.
     @exclusivity(unchecked) var scopeGenerations: [(scope: ObjectIdentifier, generation: Int)] = []
+    /// Whether `scopeGenerations` or `detachedCells` has anything (one flag, cheaper to test than two arrays).
+    @exclusivity(unchecked) @usableFromInline var usedCustomScopes = false
     /// Cells for custom-scoped registrations whose scope was reset after this lookup first used it: the
     /// lookup's own, so it finishes with the generation it started with and the scope keeps none of them.
     @exclusivity(unchecked) var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
@@ -81,7 +84,7 @@ final class LookupState {
     /// The transaction shared by this lookup and the lookups it is nested in on this thread.
     var transaction: CreationTransaction {
         var root = self
-        while let outer = root.outer { root = outer }
+        while let outer = root.outer?.takeUnretainedValue() { root = outer }
         if let made = root.ownTransaction { return made }
         let made = CreationTransaction()
         root.ownTransaction = made
@@ -112,8 +115,17 @@ final class LookupState {
         current = parent
     }
 
+    /// Whether the lookup left nothing to clear: it made no graph, claimed nothing and used no custom scope
+    /// (its frames, depth and input were restored on the way out).
+    @inlinable
+    var isClean: Bool {
+        graphRef == nil && ownTransaction == nil && !usedCustomScopes
+    }
+
     /// Empties the state after its lookup ended, keeping a small graph's storage for the next one.
     func reset() {
+        outer = nil
+        guard !isClean else { return }
         if let graphRef {
             let graph = graphRef.takeRetainedValue()
             self.graphRef = nil
@@ -129,8 +141,11 @@ final class LookupState {
         completed = 0
         ownTransaction = nil
         outer = nil
-        if !scopeGenerations.isEmpty { scopeGenerations.removeAll(keepingCapacity: true) }
-        if !detachedCells.isEmpty { detachedCells.removeAll() }
+        if usedCustomScopes {
+            scopeGenerations.removeAll(keepingCapacity: true)
+            detachedCells.removeAll()
+            usedCustomScopes = false
+        }
     }
 
     /// This lookup's own cell for a custom-scoped registration whose scope was reset meanwhile.
@@ -150,6 +165,7 @@ final class LookupState {
         for seen in scopeGenerations where seen.scope == id { return seen.generation }
         let now = scope.generation
         scopeGenerations.append((id, now))
+        usedCustomScopes = true
         return now
     }
 }

@@ -41,7 +41,7 @@ extension Resolver {
         let context = ThreadContext.current
         let outer = context.running
         state.stackLimit = context.stackLimit
-        context.running = state
+        context.running = Unmanaged.passUnretained(state)
         defer { context.running = outer }
         return try body(&self)
     }

@@ -43,7 +43,7 @@ extension Resolver {
     // MARK: The build pipeline
 
     /// Returns the destination of `entry`, shared or made according to its scope.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func build<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         if tracing { return try buildTraced(entry) }
         if let made = entry.builtSingleton { return made }
@@ -117,7 +117,7 @@ extension Resolver {
     }
 
     /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
         let parentNode = current
         if let graphRef {
@@ -130,7 +130,7 @@ extension Resolver {
     }
 
     /// Pops a factory's frame.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func leaveFrame(_ frame: UnsafeMutablePointer<Frame>, parentNode: Int32) {
         let outerTop = frame.pointee.parent
         top = outerTop

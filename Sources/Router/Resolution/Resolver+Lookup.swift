@@ -24,22 +24,30 @@ extension Resolver {
         in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry?,
         _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
-        let context = ThreadContext.current
-        if let running = context.running, running.tableRef.toOpaque() == tableRef.toOpaque() {
-            var resolver = Resolver(state: running)
-            return try body(&resolver)
-        }
-        let state = context.begin(tableRef)
-        var resolver = Resolver(state: state)
-        do {
-            let made = try body(&resolver)
-            try resolver.finishLookup()
-            context.end(state)
-            return made
-        } catch {
-            resolver.failLookup(error)
-            context.end(state)
-            throw context.report(error, to: registry)
+        // Borrowed: the thread-local slot keeps the context alive, and the context keeps the state alive
+        // until `end`.
+        try ThreadContext.currentRef()._withUnsafeGuaranteedRef { context in
+            if let running = context.running,
+                running._withUnsafeGuaranteedRef({ $0.tableRef.toOpaque() == tableRef.toOpaque() })
+            {
+                return try running._withUnsafeGuaranteedRef { state in
+                    var resolver = Resolver(state: state)
+                    return try body(&resolver)
+                }
+            }
+            return try context.begin(tableRef)._withUnsafeGuaranteedRef { state in
+                var resolver = Resolver(state: state)
+                do {
+                    let made = try body(&resolver)
+                    try resolver.finishLookup()
+                    context.end(state)
+                    return made
+                } catch {
+                    resolver.failLookup(error)
+                    context.end(state)
+                    throw context.report(error, to: registry)
+                }
+            }
         }
     }
 
@@ -48,18 +56,32 @@ extension Resolver {
     static func resolveTopLevel<Destination>(
         _ key: RoutableService<Destination>, in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry
     ) throws -> Destination {
-        let built = try tableRef._withUnsafeGuaranteedRef { table -> Destination? in
-            guard !table.isTracing, let found = table.primaryRef(key.id) else { return nil }
-            return try Entry<Destination>.borrow(found) { $0.builtSingleton }
+        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(key.id) }) else {
+            // Through a lookup, so that the error names the path and reaches the error handler.
+            return try lookup(in: tableRef, reporting: registry) { resolver in try resolver.resolve(key) }
         }
-        if let built { return built }
-        return try lookup(in: tableRef, reporting: registry) { resolver in try resolver.resolve(key) }
+        if let made = try Entry<Destination>.borrow(found, { $0.builtSingleton }),
+            !tableRef._withUnsafeGuaranteedRef({ $0.isTracing })
+        {
+            return made
+        }
+        // `found`, not the entry, crosses into the lookup: capturing a borrowed reference would retain it.
+        return try lookup(in: tableRef, reporting: registry) { resolver in
+            try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+        }
     }
 
     /// Ends a lookup that started at the door: runs every pending preparation, publishes what it held
     /// back, and commits the creation transaction if this is the thread's outermost lookup.
-    @usableFromInline
+    @inlinable
     mutating func finishLookup() throws {
+        // Most lookups built nothing shared and queued nothing: nothing to do.
+        if state.graphRef == nil && state.ownTransaction == nil { return }
+        try finishLookupSlow()
+    }
+
+    @usableFromInline
+    mutating func finishLookupSlow() throws {
         try drain(from: 0)
         guard let transaction = state.existingTransaction else { return }
         transaction.publishHeld(by: ObjectIdentifier(state))
@@ -82,29 +104,65 @@ extension Resolver {
 extension ThreadContext {
     /// Starts a lookup of `tableRef` on this thread: the spare state, or a new one, nested in the running
     /// lookup if there is one.
-    @usableFromInline
-    func begin(_ tableRef: Unmanaged<SealedTable>) -> LookupState {
-        let tracing = !inHandler && tableRef._withUnsafeGuaranteedRef { $0.isTracing }
-        let state: LookupState
-        if let spare {
-            self.spare = nil
-            state = spare
-            state.restart(tableRef: tableRef, stackLimit: stackLimit, tracing: tracing)
-        } else {
-            state = LookupState(tableRef: tableRef, stackLimit: stackLimit)
-            state.tracing = tracing
+    @inlinable @inline(__always)
+    func begin(_ tableRef: Unmanaged<SealedTable>) -> Unmanaged<LookupState> {
+        // The common case, inline: no lookup runs on this thread, and its primary state is free.
+        if running == nil && !primaryBusy && !inHandler, let primary {
+            primaryBusy = true
+            primary._withUnsafeGuaranteedRef { state in
+                state.tableRef = tableRef
+                (state.maxDepth, state.tracing) = tableRef._withUnsafeGuaranteedRef { ($0.maxDepth, $0.isTracing) }
+            }
+            running = primary
+            return primary
         }
-        state.outer = running
-        running = state
-        return state
+        return beginSlow(tableRef)
     }
 
-    /// Ends the lookup `state` started by ``begin(_:)``, keeping the state for the next one.
     @usableFromInline
+    func beginSlow(_ tableRef: Unmanaged<SealedTable>) -> Unmanaged<LookupState> {
+        let tracing = !inHandler && tableRef._withUnsafeGuaranteedRef { $0.isTracing }
+        let made: Unmanaged<LookupState>
+        if !primaryBusy, let primary {
+            primaryBusy = true
+            made = primary
+            primary._withUnsafeGuaranteedRef { $0.restart(tableRef: tableRef, stackLimit: stackLimit, tracing: tracing) }
+        } else {
+            let state = LookupState(tableRef: tableRef, stackLimit: stackLimit)
+            state.tracing = tracing
+            if primary == nil {
+                primary = Unmanaged.passRetained(state)
+                primaryBusy = true
+            } else {
+                nested.append(state)
+            }
+            made = Unmanaged.passUnretained(state)
+        }
+        made._withUnsafeGuaranteedRef { state in state.outer = running }
+        running = made
+        return made
+    }
+
+    /// Ends the lookup `state` started by ``begin(_:)``, keeping the thread's primary state for the next one.
+    @inlinable @inline(__always)
     func end(_ state: LookupState) {
+        if state.outer == nil && state.isClean && primary?.toOpaque() == running?.toOpaque() {
+            running = nil
+            primaryBusy = false
+            return
+        }
+        endSlow(state)
+    }
+
+    @usableFromInline
+    func endSlow(_ state: LookupState) {
         running = state.outer
         state.reset()
-        if spare == nil { spare = state }
+        if primary?.toOpaque() == Unmanaged.passUnretained(state).toOpaque() {
+            primaryBusy = false
+        } else if let index = nested.lastIndex(where: { $0 === state }) {
+            nested.remove(at: index)
+        }
     }
 
     /// Hands a failed lookup's error to `registry`'s error handler, unless a handler is already running
@@ -132,7 +190,7 @@ extension LookupState {
     /// The creation transaction of this lookup (or the one it is nested in), if one was made.
     var existingTransaction: CreationTransaction? {
         var root = self
-        while let outer = root.outer { root = outer }
+        while let outer = root.outer?.takeUnretainedValue() { root = outer }
         return root.ownTransaction
     }
 }

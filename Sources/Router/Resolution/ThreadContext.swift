@@ -13,11 +13,17 @@
 /// It lives in thread-local storage and is only ever touched by its own thread.
 @usableFromInline
 final class ThreadContext {
-    /// The innermost lookup running on this thread, if any. Not retained: the door that set it keeps the
-    /// state alive until it restores the previous value.
-    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var running: LookupState?
-    /// A finished lookup state, kept for the next lookup on this thread.
-    @exclusivity(unchecked) var spare: LookupState?
+    /// The innermost lookup running on this thread, if any. Unmanaged: the context (or the async lookup)
+    /// that owns the state keeps it alive until the door restores the previous value, and reading an
+    /// unmanaged reference writes no reference count.
+    @exclusivity(unchecked) @usableFromInline var running: Unmanaged<LookupState>?
+    /// The state this thread's lookups use, made at the first one and kept (+1) until the thread ends, so
+    /// that starting a lookup allocates nothing and writes no reference count.
+    @exclusivity(unchecked) @usableFromInline var primary: Unmanaged<LookupState>?
+    /// Whether `primary` is running a lookup now.
+    @exclusivity(unchecked) @usableFromInline var primaryBusy = false
+    /// States of lookups nested in a running one on this thread (of another registry), innermost last.
+    @exclusivity(unchecked) var nested: [LookupState] = []
     /// The lowest stack address a lookup may reach before it stops with `resolutionTooDeep`: the stack's
     /// end plus a safety margin for one more level, the user's factory and the error report.
     @usableFromInline let stackLimit: UInt
@@ -25,12 +31,16 @@ final class ThreadContext {
     let stackSize: Int
     /// Whether an error or trace handler is being called on this thread; lookups made from inside one do
     /// not call the handlers again.
-    @exclusivity(unchecked) var inHandler = false
+    @exclusivity(unchecked) @usableFromInline var inHandler = false
 
     init() {
         let (low, size) = Self.stackBounds()
         stackSize = size
         stackLimit = low + UInt(Self.margin(forStackSize: size))
+    }
+
+    deinit {
+        primary?.release()
     }
 
     /// The margin kept free below the deepest level: an eighth of the stack, at least 64 KiB and at most
@@ -40,22 +50,21 @@ final class ThreadContext {
     }
 
     /// This thread's context, made on first use.
-    @usableFromInline
-    static var current: ThreadContext {
-        if let key = ThreadContextKey.key, let raw = pthread_getspecific(key) {
-            return Unmanaged<ThreadContext>.fromOpaque(raw).takeUnretainedValue()
-        }
-        return makeCurrent()
-    }
+    static var current: ThreadContext { currentRef().takeUnretainedValue() }
 
+    /// This thread's context, unretained: the thread-local slot keeps it alive until the thread ends, and
+    /// borrowing it writes no reference count.
     @usableFromInline
-    static func makeCurrent() -> ThreadContext {
-        let made = ThreadContext()
-        if let key = ThreadContextKey.key {
-            // Retained by the thread-local slot; released by the key's destructor when the thread ends.
-            pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+    static func currentRef() -> Unmanaged<ThreadContext> {
+        if let key = ThreadContextKey.key, let raw = pthread_getspecific(key) {
+            return Unmanaged<ThreadContext>.fromOpaque(raw)
         }
-        return made
+        let made = ThreadContext()
+        // Retained by the thread-local slot; released by the key's destructor when the thread ends. Without
+        // a slot (pthread_key_create failed), the context is kept for the life of the process.
+        let retained = Unmanaged.passRetained(made)
+        if let key = ThreadContextKey.key { pthread_setspecific(key, retained.toOpaque()) }
+        return retained
     }
 
     /// The lowest address of this thread's stack and its size. Where the platform cannot tell, it assumes
