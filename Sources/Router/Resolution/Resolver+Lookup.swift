@@ -126,7 +126,9 @@ extension ThreadContext {
         if !primaryBusy, let primary {
             primaryBusy = true
             made = primary
-            primary._withUnsafeGuaranteedRef { $0.restart(tableRef: tableRef, stackLimit: stackLimit, tracing: tracing) }
+            primary._withUnsafeGuaranteedRef {
+                $0.restart(tableRef: tableRef, stackLimit: stackLimit, tracing: tracing)
+            }
         } else {
             let state = LookupState(tableRef: tableRef, stackLimit: stackLimit)
             state.tracing = tracing
