@@ -21,8 +21,9 @@ final class LookupState {
     /// The graph, once the lookup needs one; owned (+1) by the state. Held unmanaged so reading it on the
     /// hot path writes no reference count.
     @exclusivity(unchecked) @usableFromInline var graphRef: Unmanaged<ResolutionGraph>?
-    /// An emptied graph kept for the next lookup that needs one.
-    @exclusivity(unchecked) var spareGraph: ResolutionGraph?
+    /// An emptied graph (+1) kept for the next lookup that needs one; unmanaged, so handing it over writes
+    /// no reference count.
+    @exclusivity(unchecked) var spareGraph: Unmanaged<ResolutionGraph>?
     /// The node of the object being built or prepared, -1 when none is recorded.
     @exclusivity(unchecked) @usableFromInline var current: Int32 = -1
     /// The innermost running factory's frame, on the call stack.
@@ -68,6 +69,7 @@ final class LookupState {
 
     deinit {
         graphRef?.release()
+        spareGraph?.release()
     }
 
     /// Prepares a reused state for a new lookup of `table`.
@@ -97,10 +99,11 @@ final class LookupState {
     /// Makes the graph, turning the frames of the running factories into its first nodes.
     @usableFromInline
     func startGraph() {
-        let taken = spareGraph ?? ResolutionGraph()
+        let takenRef = spareGraph ?? Unmanaged.passRetained(ResolutionGraph())
         spareGraph = nil
-        graphRef = Unmanaged.passRetained(taken)
+        graphRef = takenRef
         guard top != nil else { return }  // the common case: the graph starts before any factory runs
+        let taken = takenRef.takeUnretainedValue()
         var frames: [UnsafeMutablePointer<Frame>] = []
         var cursor = top
         while let frame = cursor {
@@ -127,10 +130,12 @@ final class LookupState {
         outer = nil
         guard !isClean else { return }
         if let graphRef {
-            let graph = graphRef.takeRetainedValue()
             self.graphRef = nil
-            graph.reset()
-            if graph.isWorthKeeping { spareGraph = graph }
+            let keep = graphRef._withUnsafeGuaranteedRef { graph in
+                graph.reset()
+                return graph.isWorthKeeping
+            }
+            if keep && spareGraph == nil { spareGraph = graphRef } else { graphRef.release() }
         }
         current = -1
         top = nil
