@@ -122,6 +122,16 @@ struct DepthGuardTests {
         Self.session.reset()
     }
 
+    @MainActor @Test(arguments: [ChainKind.transient, .injectedSingleton, .registry])
+    func aChainAtTheDefaultLimitResolvesOrStopsOnTheMainThread(kind: ChainKind) throws {
+        let registry = try chain(kind, length: 1_000)
+        do {
+            #expect(try registry.makeDestination(to: .link.named("0")).length == 1_000)
+        } catch let error as RouteError {
+            #expect(error.code == .resolutionTooDeep, "\(error)")
+        }
+    }
+
     @Test(arguments: [ChainKind.transient, .injectedSingleton, .lazy, .registry])
     func aChainFarPastTheStackStopsWithATypedErrorNamingTheStack(kind: ChainKind) throws {
         // No count limit to speak of: only the stack guard can stop this one.
