@@ -127,8 +127,10 @@ struct RelGraphSpec {
 /// - A graph-scoped key is built once per top-level lookup.
 /// - A transient key is built every time it is resolved.
 /// - Initializer edges are resolved while the object is being made; property edges once every factory
-///   of the lookup has returned, in the order the objects were finished. During that phase a key that is
-///   the object itself or one of its ancestors resolves to that instance (this is what closes cycles).
+///   of the lookup has returned, in the order the objects were finished, except that an object made
+///   while a property edge is resolved has its own property edges resolved before the setter receives
+///   it. During that phase a key that is the object itself or one of its ancestors resolves to that
+///   instance (this is what closes cycles).
 /// - Reaching a key that is still being made (an init-only cycle) fails with the cycle from that key.
 final class RelModel {
     struct Object {
@@ -167,16 +169,26 @@ final class RelModel {
         pending = []
         budget = 20_000
         let root = try resolve(key, parent: nil)
-        var next = 0
+        try prepare(from: 0)
+        return root
+    }
+
+    /// Resolves the property edges of the pending nodes from `mark` on, including those they queue, then
+    /// forgets them.
+    private func prepare(from mark: Int) throws {
+        var next = mark
         while next < pending.count {
-            let node = nodes[pending[next]]
+            let index = pending[next]
             next += 1
-            guard let owner = node.object else { continue }
-            for target in spec.props[node.key] {
-                objects[owner].props[target] = try resolve(target, parent: pending[next - 1])
+            guard let owner = nodes[index].object else { continue }
+            for target in spec.props[nodes[index].key] {
+                let before = pending.count
+                let value = try resolve(target, parent: index)
+                if pending.count > before { try prepare(from: before) }
+                objects[owner].props[target] = value
             }
         }
-        return root
+        pending.removeSubrange(mark...)
     }
 
     private func resolve(_ key: Int, parent: Int?) throws -> Int {

@@ -139,7 +139,9 @@ struct RouterHookTests {
                 prepare: { child, r in
                     if child.parent == nil {
                         let parent = try r.resolve(.parent)
-                        #expect(parent.child == nil)  // its preparation runs after this one
+                        // Its preparation ran before it was handed over: it found this child being prepared
+                        // and linked to it, so the pair is closed without a second child.
+                        #expect(parent.child === child)
                         child.parent = parent
                         holder.parent = parent
                     }

@@ -40,6 +40,16 @@ final class LookupState {
     /// While a shared instance's preparations run: its node. An unbuilt ancestor below it (built by an
     /// enclosing factory) defers the preparation instead of failing.
     @exclusivity(unchecked) @usableFromInline var sharedFloor: Int32 = -1
+    /// The innermost factory frame when the running preparation started: a build requested while `top` is
+    /// still this frame comes from the preparation itself, not from a factory it started.
+    @exclusivity(unchecked) @usableFromInline var preparationTop: UnsafeMutablePointer<Frame>?
+    /// While a lookup with a caller's preparation builds its object inside a preparation: the object's own
+    /// preparations must wait for the caller's, which runs first.
+    @exclusivity(unchecked) @usableFromInline var callerPreparationPending = false
+    /// Set when a build returns an ancestor that is still being built or prepared (a cycle closed by a
+    /// property edge). A shared instance whose preparation did so is held until the lookup ends: published
+    /// earlier, another thread could reach the ancestor before its preparation has run.
+    @exclusivity(unchecked) @usableFromInline var reachedUnfinishedAncestor = false
     /// How many pending preparations the top-level drain has run to completion.
     @exclusivity(unchecked) var completed = 0
     /// The creation transaction, made when the lookup first claims a shared instance. A lookup nested in
@@ -143,6 +153,7 @@ final class LookupState {
         injecting = 0
         inputRef = nil
         sharedFloor = -1
+        reachedUnfinishedAncestor = false
         completed = 0
         ownTransaction = nil
         outer = nil

@@ -59,6 +59,27 @@ extension Resolver {
     /// destination type in the caller instead of asking the runtime for generic metadata on every call.
     @inlinable
     mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if injecting > 0 && top == state.preparationTop && !state.callerPreparationPending {
+            return try buildForPreparation(entry)
+        }
+        return try buildByScope(entry)
+    }
+
+    /// Builds `entry` for a preparation (an injection or a hook, not a factory it started) and runs the
+    /// preparations this build queued before handing the object over: an object's `didFinishPrepare` runs
+    /// as soon as what it needs is prepared, before a dependent's setter receives it. (Where a cycle makes
+    /// that impossible, the dependent receives the object still being prepared.)
+    @usableFromInline
+    mutating func buildForPreparation<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let mark = graph?.pending.count ?? 0
+        let made = try buildByScope(entry)
+        if let graph, graph.pending.count > mark { try drain(from: mark) }
+        return made
+    }
+
+    /// Builds `entry` according to its scope.
+    @inlinable
+    mutating func buildByScope<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         let kind = entry.scope.kind
         guard kind == .transient || kind == .graph else { return try buildShared(entry) }
         if let existing = try existingInstance(

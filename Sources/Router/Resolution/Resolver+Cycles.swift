@@ -7,7 +7,11 @@ extension Resolver {
     ) throws -> Destination? {
         guard let found = graph.ancestor(of: current, entry: entry) else { return nil }
         let instance = graph.nodes[Int(found)].instance
-        if instance >= 0 { return try cast(graph.instances[Int(instance)], entry) }
+        if instance >= 0 {
+            // What is being built now refers to an ancestor that is not finished yet.
+            state.reachedUnfinishedAncestor = true
+            return try cast(graph.instances[Int(instance)], entry)
+        }
         throw unbuiltAncestor(found, entry: entry, in: graph)
     }
 

@@ -97,14 +97,17 @@ extension Resolver {
     mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
         let outer = current
         let outerDepth = depth
+        let outerPreparationTop = state.preparationTop
         current = item.node
         // A preparation's lookups are nested inside the object it prepares.
         depth = item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
         injecting += 1
+        state.preparationTop = top
         defer {
             current = outer
             depth = outerDepth
             injecting -= 1
+            state.preparationTop = outerPreparationTop
         }
         try item.run(&self)
     }
@@ -126,9 +129,23 @@ extension Resolver {
     ) throws -> Destination {
         input = given
         defer { input = nil }
-        let made = try build(entry)
+        // Inside a preparation, the object's own preparations run right after the caller's (see
+        // `buildForPreparation`), not before it.
+        let nested = injecting > 0
+        let mark = graph?.pending.count ?? 0
+        let outerPending = state.callerPreparationPending
+        state.callerPreparationPending = nested
+        let made: Destination
+        do {
+            made = try build(entry)
+        } catch {
+            state.callerPreparationPending = outerPending
+            throw error
+        }
+        state.callerPreparationPending = outerPending
         input = nil
         try runCallerPreparation(made, entry, preparation)
+        if nested, let graph, graph.pending.count > mark { try drain(from: mark) }
         return made
     }
 }

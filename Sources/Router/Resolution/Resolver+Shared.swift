@@ -50,14 +50,19 @@ extension Resolver {
             throw error
         }
         let deferred: [ResolutionGraph.Pending]
+        let outerReached = state.reachedUnfinishedAncestor
+        state.reachedUnfinishedAncestor = false
         do {
             deferred = try drainShared(from: mark, node: node)
         } catch {
+            state.reachedUnfinishedAncestor = outerReached
             transaction.abandon(slot.cell)
             throw error
         }
+        let reached = state.reachedUnfinishedAncestor
+        state.reachedUnfinishedAncestor = outerReached || reached
         let stateID = ObjectIdentifier(state)
-        guard let graph, !deferred.isEmpty else {
+        guard let graph, !deferred.isEmpty || reached else {
             transaction.publish(
                 slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
             return made

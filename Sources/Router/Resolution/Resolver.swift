@@ -51,10 +51,7 @@ public struct Resolver: ~Copyable {
     public mutating func resolve<Destination>(
         _ key: RoutableService<Destination>, preparation: (Destination) throws -> Void
     ) throws -> Destination {
-        let entry = try entry(for: key)
-        let made = try build(entry)
-        try runCallerPreparation(made, entry, preparation)
-        return made
+        try build(entry(for: key), input: nil, preparation: preparation)
     }
 
     /// Resolves the destination of `key`, or returns nil when no router is registered for it.
