@@ -12,10 +12,8 @@ protocol Link: AnyObject {
 }
 final class LinkImpl: Link {
     var next: (any Link)?
-    let ownLength: Int
     init(next: (any Link)?) {
         self.next = next
-        self.ownLength = 1
     }
     var length: Int {
         var count = 0

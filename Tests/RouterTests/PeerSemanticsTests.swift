@@ -68,4 +68,88 @@ struct PeerSemanticsTests {
         _ = try registry.makeDestination(to: .car)
         #expect(log.events == ["caller's preparation", "engine prepared", "car setter"])
     }
+
+    // MARK: Lazy and Provider belong to the graph they were made in
+
+    @Test func swinjectsEmployerAndLazyEmployeeShareOneGraph() throws {
+        let built = Calls()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.employer, scope: .graph) { r in
+                built.a.increment()
+                return EmployerImpl(employee: try r.resolve(.employee), lazyEmployee: try r.lazy(.employee))
+            }
+            try registry.register(.employee, scope: .graph, injections: [.property(\.employer, .employer)]) { _ in
+                built.b.increment()
+                return EmployeeImpl()
+            }
+        }
+        let employer = try registry.makeDestination(to: .employer)
+        #expect(!employer.lazyEmployee.isBuilt)
+        let lazy = try employer.lazyEmployee.value
+        #expect(lazy === employer.employee)
+        #expect(lazy.employer === employer)
+        #expect(built.a.value == 1)
+        #expect(built.b.value == 1)
+    }
+
+    @Test func ditranquillitysLazyBackEdgeStaysUnbuiltAndThenGivesTheSameObject() throws {
+        let calls = Calls()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.nodeA, scope: .graph) { r in
+                calls.a.increment()
+                return AImpl(b: try r.resolve(.nodeB))
+            }
+            try registry.register(.nodeB, scope: .graph) { r in LazyB(a: try r.lazy(.nodeA)) }
+        }
+        let a = try registry.makeDestination(to: .nodeA)
+        let b = try #require(a.b as? LazyB)
+        #expect(!b.lazyA.isBuilt)
+        #expect(try b.lazyA.value === a)
+        #expect(calls.a.value == 1)
+    }
+
+    @Test func aProviderCalledDuringTheLookupReturnsTheGraphsInstance() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine, scope: .graph) { _ in V8() }
+            try registry.register(.car) { r in
+                let engine = try r.resolve(.engine)
+                let more = try r.provider(.engine)
+                return CarImpl(engine: try more() === engine ? engine : V8(horsepower: 1))
+            }
+        }
+        #expect(try registry.makeDestination(to: .car).engine.horsepower == 400)
+    }
+
+    @Test func afterTheLookupAProviderReusesOnlyGraphInstancesThatAreStillAlive() throws {
+        let wheels = Counter()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine, scope: .graph) { _ in V8() }
+            try registry.register(.wheel, scope: .graph) { _ in
+                WheelImpl(position: wheels.increment())
+            }
+            try registry.register(.garage) { r in
+                _ = try r.resolve(.wheel)  // graph-scoped, and nothing keeps it
+                return Garage(
+                    engine: try r.resolve(.engine), engines: try r.provider(.engine), wheels: try r.provider(.wheel))
+            }
+        }
+        let garage = try registry.makeDestination(to: .garage)
+        #expect(try garage.engines() === garage.engine)
+        #expect(try garage.wheels().position == 2)
+        #expect(wheels.value == 2)
+    }
+}
+
+final class Garage {
+    let engine: any Engine
+    let engines: Provider<any Engine>
+    let wheels: Provider<any Wheel>
+    init(engine: any Engine, engines: Provider<any Engine>, wheels: Provider<any Wheel>) {
+        self.engine = engine
+        self.engines = engines
+        self.wheels = wheels
+    }
+}
+extension RoutableService where Destination == Garage {
+    static var garage: Self { Self(declaring: Garage.self) }
 }

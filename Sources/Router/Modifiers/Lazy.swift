@@ -13,17 +13,21 @@
 ///
 /// Read while a lookup of the same registry runs on the thread (from a factory or a preparation), the
 /// value is built inside that lookup: graph-scoped objects are shared with it, and a cycle through the
-/// `Lazy` is a `circularDependency` error. Read afterwards, it is a lookup of its own that follows the
-/// destination's scope. Either way it is built once: concurrent first reads wait for the one that builds,
-/// and a failed build is not kept (the next read tries again).
+/// `Lazy` is a `circularDependency` error. Read after the lookup that made it has ended, it is a lookup of
+/// its own in which that lookup's graph-scoped instances that are still alive are reused (held weakly
+/// until then); everything else follows its scope. Either way it is built once: concurrent first reads
+/// wait for the one that builds, and a failed build is not kept (the next read tries again).
 public final class Lazy<Destination> {
     private let table: SealedTable
     private let entry: Entry<Destination>
     private let cell = SharedCell<Destination>()
+    /// The graph-scoped instances of the lookup that made this `Lazy`, once it has ended.
+    private let origin: GraphSnapshot?
 
-    init(table: SealedTable, entry: Entry<Destination>) {
+    init(table: SealedTable, entry: Entry<Destination>, origin: GraphSnapshot?) {
         self.table = table
         self.entry = entry
+        self.origin = origin
     }
 
     /// The destination, built on the first read. A failed build is not cached: the next read tries again.
@@ -32,8 +36,8 @@ public final class Lazy<Destination> {
         get throws {
             if let made = cell.instance { return made }
             // `self` keeps the table alive for the whole lookup.
-            return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil) { resolver in
-                try resolver.buildOnce(entry, in: cell)
+            return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil, seeding: origin) {
+                resolver in try resolver.buildOnce(entry, in: cell)
             }
         }
     }
@@ -79,7 +83,7 @@ extension Resolver {
     /// - Returns: The lazy dependency.
     /// - Throws: ``RouteError`` when no router is registered for `key`.
     public mutating func lazy<Destination>(_ key: RoutableService<Destination>) throws -> Lazy<Destination> {
-        Lazy(table: table, entry: try entry(for: key))
+        Lazy(table: table, entry: try entry(for: key), origin: state.snapshotForDeferredLookups)
     }
 
     /// A ``Provider`` for `key` that takes no arguments.
@@ -89,8 +93,9 @@ extension Resolver {
     public mutating func provider<Destination>(_ key: RoutableService<Destination>) throws -> Provider<Destination> {
         let entry = try entry(for: key)
         let table = self.table
+        let origin = state.snapshotForDeferredLookups
         return Provider {
-            try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil) { resolver in
+            try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil, seeding: origin) { resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry) }
             }
         }
@@ -109,9 +114,11 @@ extension Resolver {
         let entry = try entry(for: key)
         try checkTakesArguments(entry, given: ArgumentList(types: first, repeat (each Argument).self))
         let table = self.table
+        let origin = state.snapshotForDeferredLookups
         return Provider { (head: First, tail: repeat each Argument) in
             let given = ArgumentList(head, repeat each tail)
-            return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil) { resolver in
+            return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil, seeding: origin) {
+                resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry, input: given) }
             }
         }

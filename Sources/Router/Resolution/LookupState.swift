@@ -61,8 +61,11 @@ final class LookupState {
     /// For each custom scope this lookup used, the scope generation it saw first: a lookup keeps using
     /// that generation even if the scope is reset meanwhile, so it never mixes old and new instances.
     @exclusivity(unchecked) var scopeGenerations: [(scope: ObjectIdentifier, generation: Int)] = []
-    /// Whether `scopeGenerations` or `detachedCells` has anything (one flag, cheaper to test than two arrays).
-    @exclusivity(unchecked) @usableFromInline var usedCustomScopes = false
+    /// Whether `scopeGenerations`, `detachedCells` or `snapshot` has anything (one flag, cheaper to test
+    /// than each of them).
+    @exclusivity(unchecked) @usableFromInline var hasExtras = false
+    /// The snapshot of this lookup's graph-scoped instances, for the `Lazy`s and `Provider`s made in it.
+    @exclusivity(unchecked) var snapshot: GraphSnapshot?
     /// Cells for custom-scoped registrations whose scope was reset after this lookup first used it: the
     /// lookup's own, so it finishes with the generation it started with and the scope keeps none of them.
     @exclusivity(unchecked) var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
@@ -132,13 +135,18 @@ final class LookupState {
     /// (its frames, depth and input were restored on the way out).
     @inlinable
     var isClean: Bool {
-        graphRef == nil && ownTransaction == nil && !usedCustomScopes
+        graphRef == nil && ownTransaction == nil && !hasExtras
     }
 
     /// Empties the state after its lookup ended, keeping a small graph's storage for the next one.
     func reset() {
         outer = nil
         guard !isClean else { return }
+        if let snapshot {
+            // The Lazys and Providers this lookup made keep its graph-scoped instances, weakly.
+            if let graph { snapshot.capture(from: graph) }
+            self.snapshot = nil
+        }
         if let graphRef {
             self.graphRef = nil
             let keep = graphRef._withUnsafeGuaranteedRef { graph in
@@ -157,10 +165,10 @@ final class LookupState {
         completed = 0
         ownTransaction = nil
         outer = nil
-        if usedCustomScopes {
+        if hasExtras {
             scopeGenerations.removeAll(keepingCapacity: true)
             detachedCells.removeAll()
-            usedCustomScopes = false
+            hasExtras = false
         }
     }
 
@@ -181,7 +189,7 @@ final class LookupState {
         for seen in scopeGenerations where seen.scope == id { return seen.generation }
         let now = scope.generation
         scopeGenerations.append((id, now))
-        usedCustomScopes = true
+        hasExtras = true
         return now
     }
 }

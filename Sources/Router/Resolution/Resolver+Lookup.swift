@@ -16,12 +16,14 @@ extension Resolver {
     /// - Parameters:
     ///   - tableRef: The table; the caller keeps it alive for the whole call.
     ///   - registry: The registry whose error handler sees failures, if any.
+    ///   - snapshot: For a `Lazy` or `Provider` read after the lookup that made it: that lookup's
+    ///     graph-scoped instances that are still alive, which a new lookup reuses (a joined one does not).
     ///   - body: The lookup.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or an error finishing the lookup.
     @inlinable
     static func lookup<Result>(
-        in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry?,
+        in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry?, seeding snapshot: GraphSnapshot? = nil,
         _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
         // Borrowed: the thread-local slot keeps the context alive, and the context keeps the state alive
@@ -36,6 +38,7 @@ extension Resolver {
                 }
             }
             return try context.begin(tableRef)._withUnsafeGuaranteedRef { state in
+                if let snapshot { state.seed(from: snapshot) }
                 var resolver = Resolver(state: state)
                 do {
                     let made = try body(&resolver)
