@@ -153,3 +153,70 @@ final class Garage {
 extension RoutableService where Destination == Garage {
     static var garage: Self { Self(declaring: Garage.self) }
 }
+
+protocol Hamster: AnyObject {
+    var name: String { get }
+    var age: Int? { get }
+}
+final class HamsterImpl: Hamster {
+    let name: String
+    let age: Int?
+    init(name: String) {
+        self.name = name
+        self.age = nil
+    }
+    init(name: String, age: Int) {
+        self.name = name
+        self.age = age
+    }
+}
+extension RoutableService where Destination == any Hamster {
+    static var hamster: Self { Self(declaring: (any Hamster).self) }
+}
+
+struct ArgumentOverloadTests {
+    func registry() throws -> RouteRegistry {
+        try sealedRegistry { registry in
+            try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name) }
+            try registry.register(.hamster, arguments: String.self, Int.self) { _, name, age in
+                HamsterImpl(name: name, age: age)
+            }
+        }
+    }
+
+    @Test func lookupsPickTheRegistrationByTheArgumentTypesTheyPass() throws {
+        let registry = try registry()
+        let young = try registry.makeDestination(to: .hamster, arguments: "Pip")
+        #expect(young.name == "Pip" && young.age == nil)
+        let old = try registry.makeDestination(to: .hamster, arguments: "Rex", 3)
+        #expect(old.name == "Rex" && old.age == 3)
+        let made = try registry.provider(.hamster, arguments: String.self, Int.self)
+        #expect(try made("Tom", 1).age == 1)
+    }
+
+    @Test func argumentsNoRegistrationTakesAreATypedErrorListingWhatTheyTake() throws {
+        let registry = try registry()
+        let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .hamster, arguments: 3) }
+        #expect(error?.code == .argumentMismatch)
+        #expect(
+            error?.description
+                == "No registration of RoutableService<Hamster> takes the arguments (Int); they take (String) or (String, Int). Hint: Pass arguments of exactly one registration's types, in order."
+        )
+        let bare = #expect(throws: RouteError.self) { try registry.makeDestination(to: .hamster) }
+        #expect(bare?.code == .argumentMismatch)
+        #expect(bare?.hint?.contains("makeDestination(to:arguments:)") == true)
+    }
+
+    @Test func onlyRegistrationsWithTheSameArgumentTypesAreAmbiguous() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name) }
+            try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name + "!") }
+        }
+        let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .hamster, arguments: "Pip") }
+        #expect(error?.code == .ambiguousRegistration)
+        #expect(
+            error?.reason
+                == "RoutableService<Hamster> has 2 registrations that take the arguments (String), and none is the default."
+        )
+    }
+}

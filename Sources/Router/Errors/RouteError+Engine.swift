@@ -67,6 +67,29 @@ extension RouteError {
             reason: "The \(stage) of \(entry.key.full) threw: \(error).", underlyingError: error)
     }
 
+    /// A lookup with arguments that several registrations of the key take.
+    static func sameArgumentTypes(_ key: KeyDescription, given: ArgumentList, count: Int, path: [String]) -> RouteError
+    {
+        RouteError(
+            .ambiguousRegistration, key: key.full, path: path,
+            reason:
+                "\(key.full) has \(count) registrations that take the arguments \(given.types), and none is the default.",
+            hint:
+                "Registrations of one key are told apart by their argument types; for the same types, mark one with isDefault: true, or tag or name the others."
+        )
+    }
+
+    /// A lookup with arguments that no registration of the key takes.
+    static func noRegistrationTakes(
+        _ key: KeyDescription, given: ArgumentList, registered: [Any.Type], path: [String]
+    ) -> RouteError {
+        let lists = registered.map(TypeName.arguments).joined(separator: " or ")
+        return RouteError(
+            .argumentMismatch, key: key.full, path: path,
+            reason: "No registration of \(key.full) takes the arguments \(given.types); they take \(lists).",
+            hint: "Pass arguments of exactly one registration's types, in order.")
+    }
+
     /// A custom-scoped registration looked up after its scope was closed.
     static func scopeClosed(_ entry: AnyEntry, path: [String]) -> RouteError {
         RouteError(

@@ -111,8 +111,9 @@ extension Resolver {
     public mutating func provider<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ rest: repeat (each Argument).Type
     ) throws -> Provider<Destination, First, repeat each Argument> {
-        let entry = try entry(for: key)
-        try checkTakesArguments(entry, given: ArgumentList(types: first, repeat (each Argument).self))
+        let types = ArgumentList(types: first, repeat (each Argument).self)
+        let entry = try entry(for: key, taking: types)
+        try checkTakesArguments(entry, given: types)
         let table = self.table
         let origin = state.snapshotForDeferredLookups
         return Provider { (head: First, tail: repeat each Argument) in

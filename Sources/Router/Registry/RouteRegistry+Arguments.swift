@@ -80,7 +80,7 @@ extension RouteRegistry {
     ) throws -> Destination {
         let given = ArgumentList(first, repeat each rest)
         return try lookup { resolver in
-            let entry = try resolver.entry(for: key)
+            let entry = try resolver.entry(for: key, taking: given)
             try resolver.checkTakesArguments(entry, given: given)
             return try resolver.build(entry, input: given)
         }
@@ -100,12 +100,44 @@ extension Resolver {
     public mutating func resolve<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
     ) throws -> Destination {
-        let entry = try entry(for: key)
         let given = ArgumentList(first, repeat each rest)
+        let entry = try entry(for: key, taking: given)
         try checkTakesArguments(entry, given: given)
         input = given
         defer { input = nil }
         return try build(entry)
+    }
+
+    /// The registration of `key` whose argument types are those `given` has: a key may be registered once
+    /// per argument list (`init(name:)` and `init(name:age:)`), and a lookup picks by the types it passes.
+    /// Falls back to the single lookup's registration, whose mismatch then explains itself.
+    mutating func entry<Destination>(
+        for key: RoutableService<Destination>, taking given: ArgumentList
+    ) throws -> Entry<Destination> {
+        let wanted = ObjectIdentifier(given.metatype)
+        func takesGiven(_ entry: AnyEntry) -> Bool { entry.argumentTypes.map(ObjectIdentifier.init) == wanted }
+        if let primary = table.primary(key.id), takesGiven(primary) {
+            return try Entry<Destination>.borrow(Unmanaged.passUnretained(primary)) { $0 }
+        }
+        let candidates = table.allEntries(for: key.id)
+        let matching = candidates.filter(takesGiven)
+        if matching.count == 1, let only = matching.first {
+            return try Entry<Destination>.borrow(Unmanaged.passUnretained(only)) { $0 }
+        }
+        if matching.count > 1 {
+            let defaults = matching.filter(\.isDefault)
+            if defaults.count == 1, let chosen = defaults.first {
+                return try Entry<Destination>.borrow(Unmanaged.passUnretained(chosen)) { $0 }
+            }
+            throw RouteError.sameArgumentTypes(
+                key.keyDescription, given: given, count: matching.count, path: pathTo(key.keyDescription.short))
+        }
+        let takingArguments = candidates.compactMap(\.argumentTypes)
+        if candidates.count > 1 && !takingArguments.isEmpty {
+            throw RouteError.noRegistrationTakes(
+                key.keyDescription, given: given, registered: takingArguments, path: pathTo(key.keyDescription.short))
+        }
+        return try entry(for: key)
     }
 
     func checkTakesArguments(_ entry: AnyEntry, given: ArgumentList) throws {

@@ -279,6 +279,16 @@ final class SealedTable: @unchecked Sendable {
     /// The error for a single lookup of `id` that found no unique registration.
     func missingError(_ id: KeyID, key: KeyDescription, path: [String]) -> RouteError {
         let candidates = allEntries(for: id)
+        let argumentLists = candidates.compactMap(\.argumentTypes)
+        if candidates.count > 1 && argumentLists.count == candidates.count {
+            let lists = argumentLists.map(TypeName.arguments).joined(separator: " or ")
+            return RouteError(
+                .argumentMismatch, key: key.full, path: path,
+                reason: "\(key.full) has \(candidates.count) registrations, and each takes arguments: \(lists).",
+                hint:
+                    "Look it up with makeDestination(to:arguments:) or resolve(_:arguments:); the argument types pick the registration."
+            )
+        }
         if candidates.count > 1 {
             let defaults = candidates.filter { $0.isDefault }.count
             let names = candidates.map { "registration #\($0.order + 1) from \($0.owner)" }.joined(separator: ", ")
