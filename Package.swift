@@ -22,6 +22,9 @@ let everyFeature: [Target.Dependency] = features.map { .target(name: "\($0)Featu
 
 let package = Package(
     name: "Router",
+    // The library's lock-free reads use `Synchronization.Atomic`, which Apple platforms have from these
+    // versions on; Linux has it with every Swift 6 toolchain.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Router", targets: ["Router"])
     ],
