@@ -203,7 +203,9 @@ extension Entry {
     /// files entries under a service key makes them as `Entry<Destination>` from a
     /// `RoutableService<Destination>`: `register`, `registerAsync`, `register(…arguments:)`, `adapt`,
     /// router classes, and override copies (`freshCopy()` keeps the type). A debug build checks the cast
-    /// and fails with a typed error instead; `KeySoundnessTests` tries to break it through public API.
+    /// and fails with a typed error instead.
+    /// `aKeyDeclaredWithASubclassMetatypeCannotReachAnotherTypesRegistration` tries to break it through
+    /// public API, in debug and release.
     @inlinable @inline(__always)
     static func borrow<Result>(
         _ entry: Unmanaged<AnyEntry>, _ body: (Entry<Destination>) throws -> Result

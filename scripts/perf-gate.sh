@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The performance gate: instructions and heap allocations per lookup, counted with callgrind on the
+# benchmarks' release build, against the committed baseline in Benchmarks/perf-baseline.tsv.
+#
+#   bash scripts/perf-gate.sh            # check: fails when a scenario is more than 5 % worse
+#   bash scripts/perf-gate.sh record     # rewrite the baseline (commit it with the change that moved it, and say why)
+#
+# Counts, not timings: the same binary and input give the same instruction count on a noisy machine.
+# Each figure is (count at N2 lookups - count at N1 lookups) / (N2 - N1), so start-up and one-time costs
+# (sealing, the first lookup on a thread) cancel out.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-check}"
+binary="Benchmarks/.build/release/RouterBenchmarks"
+baseline="Benchmarks/perf-baseline.tsv"
+tolerance="${PERF_GATE_TOLERANCE:-0.05}"
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "valgrind is not installed: apt-get install valgrind" >&2
+    exit 1
+fi
+if [ ! -x "$binary" ]; then
+    swift build -c release --package-path Benchmarks --product RouterBenchmarks >/dev/null
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# One callgrind run: prints "instructions mallocs" for `--profile <scenario> router <count>`.
+measure() {
+    local out="$work/cg.$1.$2"
+    valgrind --tool=callgrind --compress-strings=no --compress-pos=no --callgrind-out-file="$out" \
+        "$binary" --profile "$1" router "$2" >/dev/null 2>&1
+    python3 - "$out" <<'PY'
+import sys
+total = 0
+mallocs = 0
+allocators = {"malloc", "calloc", "realloc", "posix_memalign", "aligned_alloc"}
+pending = False
+with open(sys.argv[1]) as f:
+    for line in f:
+        if line.startswith("summary:"):
+            total = int(line.split()[1])
+        elif line.startswith("cfn="):
+            pending = line[4:].strip() in allocators
+        elif pending and line.startswith("calls="):
+            mallocs += int(line.split()[0][6:])
+            pending = False
+print(total, mallocs)
+PY
+}
+
+# scenario, first count, second count: the lookups (or, for s5, registries) measured.
+scenarios=("s1 2000 12000" "s2 200 1200" "s3 2000 12000" "s6 200 1200" "s8 20 120" "s5 1 3")
+
+results="$work/results.tsv"
+for line in "${scenarios[@]}"; do
+    read -r name first second <<<"$line"
+    read -r ir1 m1 <<<"$(measure "$name" "$first")"
+    read -r ir2 m2 <<<"$(measure "$name" "$second")"
+    python3 -c "
+n = $second - $first
+print('$name\t%.1f\t%.2f' % (($ir2 - $ir1) / n, ($m2 - $m1) / n))" >>"$results"
+done
+
+if [ "$mode" = "record" ]; then
+    { printf 'scenario\tinstructions\tmallocs\n'; cat "$results"; } >"$baseline"
+    echo "Recorded $baseline:"
+    cat "$baseline"
+    exit 0
+fi
+
+python3 - "$baseline" "$results" "$tolerance" <<'PY'
+import sys
+baseline = {}
+with open(sys.argv[1]) as f:
+    next(f)
+    for line in f:
+        name, ir, mallocs = line.split()
+        baseline[name] = (float(ir), float(mallocs))
+tolerance = float(sys.argv[3])
+failed = False
+print(f"{'scenario':<9}{'instructions':>14}{'baseline':>12}{'change':>9}{'mallocs':>10}{'baseline':>10}")
+with open(sys.argv[2]) as f:
+    for line in f:
+        name, ir, mallocs = line.split()
+        ir, mallocs = float(ir), float(mallocs)
+        base_ir, base_m = baseline.get(name, (ir, mallocs))
+        change = (ir - base_ir) / base_ir if base_ir else 0.0
+        worse = change > tolerance or mallocs > base_m * (1 + tolerance) + 0.01
+        failed |= worse
+        mark = "  WORSE" if worse else ""
+        print(f"{name:<9}{ir:>14.1f}{base_ir:>12.1f}{change:>+9.1%}{mallocs:>10.2f}{base_m:>10.2f}{mark}")
+if failed:
+    print(f"perf gate: a scenario is more than {tolerance:.0%} worse than {sys.argv[1]}.")
+    print("If the cost is intended, run `bash scripts/perf-gate.sh record` and commit the baseline with the reason.")
+    sys.exit(1)
+print("perf gate: 0 failed")
+PY
