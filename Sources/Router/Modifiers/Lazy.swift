@@ -132,7 +132,7 @@ extension Resolver {
     {
         let transaction = state.transaction
         if let found = try claim(cell, for: entry, published: { cell.instance }) { return found }
-        let mark = graph?.pending.count ?? 0
+        let mark = pendingCount
         let made: Destination
         do {
             made = try build(entry)
@@ -142,10 +142,10 @@ extension Resolver {
             throw error
         }
         let stateID = ObjectIdentifier(state)
-        if let graph, graph.pending.count > mark {
+        if pendingCount > mark {
             // Its preparations run in this lookup's drain: publish the value after them.
             transaction.hold(
-                cell, queuedAfter: graph.pending.count, state: stateID, publish: { cell.publish(made) },
+                cell, queuedAfter: pendingCount, state: stateID, publish: { cell.publish(made) },
                 discard: { cell.discardProvisional() })
         } else {
             transaction.publish(

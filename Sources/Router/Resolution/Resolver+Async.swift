@@ -22,7 +22,7 @@ extension Resolver {
         guard let cell = entry.asyncCell else { return try await constructAsync(entry, asyncFactory) }
         let here = pathTo(entry.key.short)
         let made = try await cell.getOrCreate(by: state.transaction, entry: entry, path: here) {
-            let mark = graph?.pending.count ?? 0
+            let mark = pendingCount
             let made = try await constructAsync(entry, asyncFactory)
             try synchronously { resolver in try resolver.drain(from: mark) }
             return made

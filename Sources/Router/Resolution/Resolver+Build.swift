@@ -69,11 +69,11 @@ extension Resolver {
     /// preparations this build queued before handing the object over: an object's `didFinishPrepare` runs
     /// as soon as what it needs is prepared, before a dependent's setter receives it. (Where a cycle makes
     /// that impossible, the dependent receives the object still being prepared.)
-    @usableFromInline
+    @inlinable
     mutating func buildForPreparation<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        let mark = graph?.pending.count ?? 0
+        let mark = pendingCount
         let made = try buildByScope(entry)
-        if let graph, graph.pending.count > mark { try drain(from: mark) }
+        if pendingCount > mark { try drain(from: mark) }
         return made
     }
 

@@ -132,7 +132,7 @@ extension Resolver {
         // Inside a preparation, the object's own preparations run right after the caller's (see
         // `buildForPreparation`), not before it.
         let nested = injecting > 0
-        let mark = graph?.pending.count ?? 0
+        let mark = pendingCount
         let outerPending = state.callerPreparationPending
         state.callerPreparationPending = nested
         let made: Destination

@@ -39,8 +39,8 @@ extension Resolver {
         if graph == nil { state.startGraph() }
         let transaction = state.transaction
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
-        let mark = graph?.pending.count ?? 0
-        let node = Int32(graph?.nodes.count ?? -1)  // the node `construct` is about to push
+        let mark = pendingCount
+        let node = Int32(graphRef?._withUnsafeGuaranteedRef { $0.nodes.count } ?? -1)  // the node `construct` is about to push
         let made: Destination
         do {
             made = try construct(entry)

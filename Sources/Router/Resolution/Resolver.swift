@@ -106,6 +106,8 @@ public struct Resolver: ~Copyable {
     @inlinable var tracing: Bool { state.tracing }
     @inlinable var graphRef: Unmanaged<ResolutionGraph>? { state.graphRef }
     @inlinable var graph: ResolutionGraph? { state.graph }
+    /// How many preparations are queued, read without retaining the graph.
+    @inlinable var pendingCount: Int { graphRef?._withUnsafeGuaranteedRef { $0.pending.count } ?? 0 }
     @inlinable var current: Int32 {
         get { state.current }
         nonmutating set { state.current = newValue }
