@@ -40,7 +40,8 @@ extension Resolver {
         let transaction = state.transaction
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
         let mark = pendingCount
-        let node = Int32(graphRef?._withUnsafeGuaranteedRef { $0.nodes.count } ?? -1)  // the node `construct` is about to push
+        // The node `construct` is about to push.
+        let node = Int32(graphRef?._withUnsafeGuaranteedRef { $0.nodes.count } ?? -1)
         let made: Destination
         do {
             made = try construct(entry)
