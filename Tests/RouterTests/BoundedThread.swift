@@ -24,45 +24,16 @@ func finishesOnItsOwnThread(
     stackSize: Int? = nil, bound: Int = 10, sourceLocation: SourceLocation = #_sourceLocation,
     _ body: @escaping @Sendable () -> Void
 ) -> Bool {
-    final class Job: @unchecked Sendable {
-        // @unchecked: `body` and `done` are set before the thread starts and are themselves thread-safe.
-        let body: @Sendable () -> Void
-        let done = DispatchSemaphore(value: 0)
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let job = Job(body)
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
-    #if canImport(Darwin)
-        var thread: pthread_t?
-    #else
-        var thread = pthread_t()
-    #endif
-    let context = Unmanaged.passRetained(job).toOpaque()
-    let status = pthread_create(
-        &thread, &attributes,
-        { raw in
-            #if canImport(Darwin)
-                let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
-            #else
-                guard let raw else { return nil }
-                let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
-            #endif
-            job.body()
-            job.done.signal()
-            return nil
-        }, context)
-    guard status == 0 else {
-        Unmanaged<Job>.fromOpaque(context).release()
-        Issue.record("pthread_create failed with \(status)", sourceLocation: sourceLocation)
-        return false
-    }
-    #if canImport(Darwin)
-        guard let thread else { return false }
-    #endif
-    if job.done.wait(timeout: .now() + .seconds(bound)) == .timedOut {
+    let done = DispatchSemaphore(value: 0)
+    guard
+        let thread = spawnThread(
+            stackSize: stackSize, sourceLocation: sourceLocation,
+            {
+                body()
+                done.signal()
+            })
+    else { return false }
+    if done.wait(timeout: .now() + .seconds(bound)) == .timedOut {
         pthread_detach(thread)
         Issue.record("The scenario did not finish within \(bound) s: it hangs.", sourceLocation: sourceLocation)
         return false

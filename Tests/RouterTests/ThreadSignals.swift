@@ -9,10 +9,14 @@ import Testing
     import Darwin
 #endif
 
-/// Starts a detached thread with the given stack size (nil for the default) running `body`: for threads a
-/// factory starts and waits for through a ``Signal``. (Scenarios that could hang run under
-/// `finishesOnItsOwnThread`.)
-func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+/// A thread the tests started, to join or detach.
+typealias SpawnedThread = pthread_t
+
+/// Starts a joinable thread with the given stack size (nil for the default) running `body`; nil, with an
+/// issue recorded, when the system refuses. The one place the tests create threads.
+func spawnThread(
+    stackSize: Int? = nil, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable () -> Void
+) -> SpawnedThread? {
     final class Box: @unchecked Sendable {
         // @unchecked: written before the thread starts, read only by that thread.
         let body: @Sendable () -> Void
@@ -22,7 +26,6 @@ func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) 
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
     if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     #if canImport(Darwin)
         var thread: pthread_t?
@@ -41,10 +44,19 @@ func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) 
             box.body()
             return nil
         }, context)
-    if status != 0 {
+    guard status == 0 else {
         Unmanaged<Box>.fromOpaque(context).release()
-        Issue.record("pthread_create failed with \(status)")
+        Issue.record("pthread_create failed with \(status)", sourceLocation: sourceLocation)
+        return nil
     }
+    return thread
+}
+
+/// Starts a detached thread with the given stack size (nil for the default) running `body`: for threads a
+/// factory starts and waits for through a ``Signal``. (Scenarios that could hang run under
+/// `finishesOnItsOwnThread`.)
+func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
+    if let thread = spawnThread(stackSize: stackSize, body) { pthread_detach(thread) }
 }
 
 /// A one-shot signal between threads, with a bound on the wait so a broken scenario cannot hang a test.

@@ -94,6 +94,7 @@ extension Resolver {
         let entry = try entry(for: key)
         let table = self.table
         let origin = state.snapshotForDeferredLookups
+        // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider {
             try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil, seeding: origin) { resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry) }
@@ -116,6 +117,7 @@ extension Resolver {
         try checkTakesArguments(entry, given: types)
         let table = self.table
         let origin = state.snapshotForDeferredLookups
+        // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { (head: First, tail: repeat each Argument) in
             let given = ArgumentList(head, repeat each tail)
             return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil, seeding: origin) {

@@ -114,6 +114,8 @@ extension Resolver {
     mutating func entry<Destination>(
         for key: RoutableService<Destination>, taking given: ArgumentList
     ) throws -> Entry<Destination> {
+        // Every candidate is filed under `key.id`, so `Entry.borrow`'s invariant covers each of them; the
+        // table keeps them alive for the whole lookup.
         let wanted = ObjectIdentifier(given.metatype)
         func takesGiven(_ entry: AnyEntry) -> Bool { entry.argumentTypes.map(ObjectIdentifier.init) == wanted }
         if let primary = table.primary(key.id), takesGiven(primary) {
