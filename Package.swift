@@ -40,6 +40,11 @@ let package = Package(
         // Fakes of the shared protocols and a small test registry, for testing one feature alone.
         .target(name: "ShopTestSupport", dependencies: ["Router", "ShopInterfaces"], path: "Tests/Support"),
         .testTarget(name: "RouterTests", dependencies: ["Router"]),
+        // Built as new app targets are, with the main actor as default isolation: the README's example
+        // must compile and run there unchanged.
+        .testTarget(
+            name: "MainActorAppTests", dependencies: ["Router"],
+            swiftSettings: [.defaultIsolation(MainActor.self)]),
         .testTarget(
             name: "ModulesTests",
             dependencies: ["Router", "ShopInterfaces", "ShopApp", "ShopTestSupport"] + everyFeature),

@@ -10,5 +10,5 @@ public protocol CartScreen: Screen {
 
 extension RoutableService where Destination == any CartScreen {
     /// The signed-in user's cart, as a screen; also reachable by the path `cart`.
-    public static var cartScreen: Self { Self(declaring: (any CartScreen).self) }
+    public nonisolated static var cartScreen: Self { Self(declaring: (any CartScreen).self) }
 }

@@ -14,7 +14,7 @@ public protocol Catalog: AnyObject, Sendable {
 
 extension RoutableService where Destination == any Catalog {
     /// The shop's catalog.
-    public static var catalog: Self { Self(declaring: (any Catalog).self) }
+    public nonisolated static var catalog: Self { Self(declaring: (any Catalog).self) }
 }
 
 extension Catalog {
@@ -55,14 +55,16 @@ public protocol BookScreenConfig: ModuleConfiguration<any BookScreen> {
 extension RoutableServiceModule
 where Configuration == any SearchScreenConfig, Destination == any SearchResultsScreen {
     /// The numbered results of a search; call `constructSearchResults(query:)` when routing to it.
-    public static var searchScreen: Self {
+    public nonisolated static var searchScreen: Self {
         Self(declaring: (any SearchScreenConfig).self, making: (any SearchResultsScreen).self)
     }
 }
 
 extension RoutableServiceModule where Configuration == any BookScreenConfig, Destination == any BookScreen {
     /// One book's details; call `constructBookScreen(bookID:)`, or route to the path `books/ID`.
-    public static var bookScreen: Self { Self(declaring: (any BookScreenConfig).self, making: (any BookScreen).self) }
+    public nonisolated static var bookScreen: Self {
+        Self(declaring: (any BookScreenConfig).self, making: (any BookScreen).self)
+    }
 }
 
 /// A catalog number with no book.

@@ -45,12 +45,12 @@ public protocol MessageList: AnyObject, Sendable {
 
 extension RoutableService where Destination == any ChatSession {
     /// The signed-in user's chat session.
-    public static var chatSession: Self { Self(declaring: (any ChatSession).self) }
+    public nonisolated static var chatSession: Self { Self(declaring: (any ChatSession).self) }
 }
 
 extension RoutableService where Destination == any MessageList {
     /// The signed-in user's chat messages.
-    public static var messageList: Self { Self(declaring: (any MessageList).self) }
+    public nonisolated static var messageList: Self { Self(declaring: (any MessageList).self) }
 }
 
 /// The support chat, presented modally.
@@ -62,5 +62,5 @@ public protocol ChatScreen: Screen {
 extension RoutableService where Destination == any ChatScreen {
     /// The support chat, presented modally; also reachable by the path `chat`. Showing it marks the
     /// messages read.
-    public static var chatScreen: Self { Self(declaring: (any ChatScreen).self) }
+    public nonisolated static var chatScreen: Self { Self(declaring: (any ChatScreen).self) }
 }

@@ -88,17 +88,17 @@ public protocol Checkout: AnyObject, Sendable {
 
 extension RoutableService where Destination == any PaymentProcessing {
     /// Payment as checkout needs it.
-    public static var paymentProcessing: Self { Self(declaring: (any PaymentProcessing).self) }
+    public nonisolated static var paymentProcessing: Self { Self(declaring: (any PaymentProcessing).self) }
 }
 
 extension RoutableService where Destination == any OrderHistory {
     /// The signed-in user's orders.
-    public static var orderHistory: Self { Self(declaring: (any OrderHistory).self) }
+    public nonisolated static var orderHistory: Self { Self(declaring: (any OrderHistory).self) }
 }
 
 extension RoutableService where Destination == any Checkout {
     /// Checkout for the signed-in user; only a signed-in user can make one.
-    public static var checkout: Self { Self(declaring: (any Checkout).self) }
+    public nonisolated static var checkout: Self { Self(declaring: (any Checkout).self) }
 }
 
 /// The checkout screen: it places the order when it is made and shows the receipt, modally.
@@ -110,5 +110,5 @@ public protocol CheckoutScreen: Screen {
 extension RoutableService where Destination == any CheckoutScreen {
     /// Places the signed-in user's order and shows its receipt, modally. Making it fails with a
     /// ``CheckoutFailure`` when the cart is empty or the payment is declined.
-    public static var checkoutScreen: Self { Self(declaring: (any CheckoutScreen).self) }
+    public nonisolated static var checkoutScreen: Self { Self(declaring: (any CheckoutScreen).self) }
 }

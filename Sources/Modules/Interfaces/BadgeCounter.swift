@@ -11,5 +11,5 @@ public protocol BadgeCounter: Sendable {
 
 extension RoutableService where Destination == any BadgeCounter {
     /// The badge counters; look them all up with `makeDestinations(to:)`.
-    public static var badgeCounter: Self { Self(declaring: (any BadgeCounter).self) }
+    public nonisolated static var badgeCounter: Self { Self(declaring: (any BadgeCounter).self) }
 }

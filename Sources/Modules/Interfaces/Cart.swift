@@ -29,5 +29,5 @@ public protocol CartModuleConfig: ModuleConfiguration<any Cart> {
 
 extension RoutableServiceModule where Configuration == any CartModuleConfig, Destination == any Cart {
     /// The signed-in user's cart; call `constructCart(owner:)` when making it.
-    public static var cart: Self { Self(declaring: (any CartModuleConfig).self, making: (any Cart).self) }
+    public nonisolated static var cart: Self { Self(declaring: (any CartModuleConfig).self, making: (any Cart).self) }
 }

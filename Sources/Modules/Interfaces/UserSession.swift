@@ -17,5 +17,5 @@ public protocol UserSession: AnyObject, Sendable {
 
 extension RoutableService where Destination == any UserSession {
     /// The app's session.
-    public static var userSession: Self { Self(declaring: (any UserSession).self) }
+    public nonisolated static var userSession: Self { Self(declaring: (any UserSession).self) }
 }

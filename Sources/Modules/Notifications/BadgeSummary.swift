@@ -3,7 +3,7 @@ import ShopInterfaces
 
 extension RoutableService where Destination == BadgeSummary {
     /// The header's badge: every ``RoutableService/badgeCounter`` added up, made fresh on each lookup.
-    public static var badge: Self { Self(declaring: BadgeSummary.self) }
+    public nonisolated static var badge: Self { Self(declaring: BadgeSummary.self) }
 }
 
 /// The sum of several badge counters, with each part for display.

@@ -34,5 +34,5 @@ public protocol PaymentGateway: AnyObject, Sendable {
 
 extension RoutableService where Destination == any PaymentGateway {
     /// The shop's payment gateway.
-    public static var paymentGateway: Self { Self(declaring: (any PaymentGateway).self) }
+    public nonisolated static var paymentGateway: Self { Self(declaring: (any PaymentGateway).self) }
 }

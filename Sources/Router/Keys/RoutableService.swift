@@ -8,7 +8,7 @@
 /// protocol Engine: AnyObject { var horsepower: Int { get } }
 ///
 /// extension RoutableService where Destination == any Engine {
-///     static var engine: Self { Self(declaring: (any Engine).self) }
+///     nonisolated static var engine: Self { Self(declaring: (any Engine).self) }
 /// }
 ///
 /// let engine = try registry.makeDestination(to: .engine)   // any Engine

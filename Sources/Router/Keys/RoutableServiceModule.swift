@@ -11,7 +11,7 @@
 /// }
 ///
 /// extension RoutableServiceModule where Configuration == any CartModuleConfig, Destination == any Cart {
-///     static var cart: Self { Self(declaring: (any CartModuleConfig).self, making: (any Cart).self) }
+///     nonisolated static var cart: Self { Self(declaring: (any CartModuleConfig).self, making: (any Cart).self) }
 /// }
 ///
 /// let cart = try registry.makeDestination(to: .cart) { $0.constructCart(owner: "ann") }
