@@ -147,6 +147,32 @@ struct SharedInstanceGuaranteeTests {
         }
     }
 
+    @Test func differentSingletonsAreBuiltInParallelByEightThreads() throws {
+        // Each factory waits until all eight are running at once: that only happens if the creations of
+        // different registrations run in parallel (one lock around creation would let one in at a time).
+        let running = Counter()
+        let allRunning = Signal()
+        let keys = (0..<8).map { RoutableService.slow.named("parallel\($0)") }
+        let registry = try sealedRegistry { registry in
+            for key in keys {
+                try registry.register(key, scope: .singleton) { _ in
+                    if running.increment() == keys.count {
+                        for _ in keys { allRunning.fire() }
+                    }
+                    return SlowImpl(allRunning.wait(seconds: 10) ? "together" : "alone")
+                }
+            }
+        }
+        let names = TestLocked<[String]>([])
+        finishesOnItsOwnThread(bound: 30) {
+            onThreads(keys.count) { index in
+                let name = (try? registry.makeDestination(to: keys[index]).name) ?? "failed"
+                names.withLock { $0.append(name) }
+            }
+        }
+        #expect(names.withLock { $0 } == Array(repeating: "together", count: keys.count))
+    }
+
     // MARK: Exactly once, re-entrancy included
 
     @Test func aSingletonFactoryLookingUpThroughTheRegistryIntoACycleBackToItselfRunsOnce() throws {
