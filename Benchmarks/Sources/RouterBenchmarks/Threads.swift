@@ -48,3 +48,34 @@ func throughput(
     for result in results { checksum = checksum &+ result.checksum }
     return Double(threads * iterations) / (Double(max(last - first, 1)) / 1e9)
 }
+
+/// Runs `work(index)` once on each of `threads` threads released together, and returns the wall time in
+/// nanoseconds from the first thread's start to the last thread's end (s9).
+func wallTime(threads: Int, _ work: @escaping @Sendable (Int) throws -> UInt) throws -> Double {
+    let run = ThreadRun()
+    for index in 0..<threads {
+        let thread = Thread {
+            run.ready.add(1, ordering: .acquiringAndReleasing)
+            while run.ready.load(ordering: .acquiring) < threads {}
+            let start = nanos()
+            var sum: UInt = 0
+            var failure: String?
+            do {
+                sum = try work(index)
+            } catch {
+                failure = "\(error)"
+            }
+            let end = nanos()
+            run.results.withLock { $0.append((start, end, sum, failure)) }
+            run.done.signal()
+        }
+        thread.stackSize = 1 << 23
+        thread.start()
+    }
+    for _ in 0..<threads { run.done.wait() }
+    let results = run.results.withLock { $0 }
+    if let failure = results.compactMap(\.failure).first { throw BenchmarkError.unexpected(failure) }
+    let first = results.map(\.start).min() ?? 0
+    let last = results.map(\.end).max() ?? 0
+    return Double(max(last - first, 1))
+}

@@ -350,6 +350,48 @@ do {
             },
         ], settings: settings, checksum: &checksum)
     results.append(ScenarioResult(id: "s8", title: "linear chain of \(chainLength) transient services", stats: s8))
+
+    // MARK: s9 eight threads building eight different singletons, 1 ms factories, fresh registry
+    log("s9 …")
+    var s9: [Variant.Name: [Double]] = [:]
+    for _ in 0..<(quick ? 3 : 11) {
+        s9[.handwired, default: []].append(
+            try wallTime(threads: 8) { _ in
+                usleep(1_000)
+                return mix(0, SettingsImpl())
+            })
+        let registry9 = RouteRegistry()
+        for index in 0..<8 {
+            try registry9.register(.settings.named("s9-\(index)"), scope: .singleton) { _ in
+                usleep(1_000)
+                return SettingsImpl()
+            }
+        }
+        try registry9.seal()
+        s9[.router, default: []].append(
+            try wallTime(threads: 8) { index in
+                mix(0, try registry9.makeDestination(to: .settings.named("s9-\(index)")))
+            })
+        let container9 = Container()
+        for index in 0..<8 {
+            container9.register((any Settings).self, name: "s9-\(index)") { _ in
+                usleep(1_000)
+                return SettingsImpl()
+            }.inObjectScope(.container)
+        }
+        let resolver9 = UncheckedBox(container9.synchronize())
+        s9[.swinject, default: []].append(
+            try wallTime(threads: 8) { index in
+                guard let made = resolver9.value.resolve((any Settings).self, name: "s9-\(index)") else {
+                    throw BenchmarkError.unexpected("Swinject: no Settings s9-\(index)")
+                }
+                return mix(0, made)
+            })
+    }
+    results.append(
+        ScenarioResult(
+            id: "s9", title: "8 threads, 8 different singletons, 1 ms factories", stats: s9.mapValues(Stats.init),
+            note: "wall time from the first thread's start to the last one's end; one creation lock would take 8 ms"))
 } catch {
     log("benchmark failed: \(error)")
     exit(1)
