@@ -33,15 +33,15 @@ struct WishlistModule: RouteModule {
     let userScope: CustomScope
 
     func register(in registry: RouteRegistry) throws {
-        try registry.register(.wishlist, scope: .custom(userScope)) { _ in KeptBooks() }
-        try registry.register(.badgeCounter, dependencies: [.initializer(.wishlist)]) { r in
+        try registry.register(.wishlist) { _ in KeptBooks() }.scope(.custom(userScope))
+        try registry.register(.badgeCounter) { r in
             WishlistBadge(count: try r.resolve(.wishlist).books.count)
-        }
-        try registry.register(.wishlistScreen, dependencies: [.initializer(.userSession), .initializer(.wishlist)]) {
+        }.dependencies(.initializer(.wishlist))
+        try registry.register(.wishlistScreen) {
             r in
             guard try r.resolve(.userSession).currentUser != nil else { throw SignInNeeded() }
             return WishlistPage(books: try r.resolve(.wishlist).books)
-        }
+        }.dependencies(.initializer(.userSession), .initializer(.wishlist))
         try registry.register(path: "wishlist", to: .wishlistScreen)
     }
 }

@@ -51,7 +51,7 @@ struct WholeShopTests {
     @Test func theChatShownOnTheStackIsMarkedRead() throws {
         let shop = try shopRegistry()
         try shop.withOverrides { overrides in
-            try overrides.register(.userSession, scope: .singleton) { _ in FakeSession(user: "bob") }
+            try overrides.register(.userSession) { _ in FakeSession(user: "bob") }.scope(.singleton)
         } operation: {
             let navigator = Navigator(stack: ScreenStack())
             #expect(try shop.makeDestination(to: .chatSession).unreadCount == 1)

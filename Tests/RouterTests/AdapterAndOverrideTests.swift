@@ -102,9 +102,9 @@ struct OverrideTests {
     @Test func aSingletonBuiltUnderAnOverrideDoesNotKeepTheFakeAfterwards() throws {
         let registry = try sealedRegistry { registry in
             try registry.register(.paymentGateway) { _ in CardGateway() }
-            try registry.adapt(.paymentProcessing, to: .paymentGateway, scope: .singleton) {
+            try registry.adapt(.paymentProcessing, to: .paymentGateway) {
                 GatewayProcessor(gateway: $0)
-            }
+            }.scope(.singleton)
         }
         let inside = try registry.withOverrides { overrides in
             try overrides.register(.paymentGateway) { _ in FakeGateway() }
@@ -118,9 +118,9 @@ struct OverrideTests {
     @Test func singletonsBuiltBeforeAnOverrideAreSharedWithIt() throws {
         let registry = try sealedRegistry { registry in
             try registry.register(.paymentGateway) { _ in CardGateway() }
-            try registry.adapt(.paymentProcessing, to: .paymentGateway, scope: .singleton) {
+            try registry.adapt(.paymentProcessing, to: .paymentGateway) {
                 GatewayProcessor(gateway: $0)
-            }
+            }.scope(.singleton)
         }
         #expect(try registry.makeDestination(to: .paymentProcessing).charge(3) == "card 3 EUR")
         let inside = try registry.withOverrides { overrides in

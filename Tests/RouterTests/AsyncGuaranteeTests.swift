@@ -21,12 +21,12 @@ struct AsyncGuaranteeTests {
             let started = Counter()
             let registry = try sealedRegistry { registry in
                 for (key, other) in [(left, right), (right, left)] {
-                    try registry.registerAsync(key, scope: .singleton) { r async throws in
+                    try registry.registerAsync(key) { r async throws in
                         // Both factories start before either asks for the other.
                         started.increment()
                         for _ in 0..<1_000 where started.value < 2 { await Task.yield() }
                         return AsyncNodeImpl(try await r.resolveAsync(other).name + "!")
-                    }
+                    }.scope(.singleton)
                 }
             }
             let codes = TestLocked<[RouteError.Code]>([])
@@ -48,10 +48,10 @@ struct AsyncGuaranteeTests {
     @Test func aBuiltAsyncSingletonIsSharedInsideWithOverrides() async throws {
         let built = Counter()
         let registry = try sealedRegistry { registry in
-            try registry.registerAsync(.asyncNode, scope: .singleton) { _ async throws in
+            try registry.registerAsync(.asyncNode) { _ async throws in
                 built.increment()
                 return AsyncNodeImpl("real")
-            }
+            }.scope(.singleton)
             try registry.register(.engine) { _ in V8() }
         }
         let outside = try await registry.makeDestinationAsync(to: .asyncNode)

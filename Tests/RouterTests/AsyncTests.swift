@@ -41,10 +41,10 @@ struct AsyncTests {
     @Test func anAsyncSingletonIsBuiltOnceWhenAHundredTasksRace() async throws {
         let made = Counter()
         let registry = try sealedRegistry { registry in
-            try registry.registerAsync(.database, scope: .singleton) { _ async throws in
+            try registry.registerAsync(.database) { _ async throws in
                 made.increment()
                 return try await DatabaseImpl.open("shared")
-            }
+            }.scope(.singleton)
         }
         let identities = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<100 {
@@ -60,8 +60,8 @@ struct AsyncTests {
 
     @Test func anAsyncFactoryWithAnUnsupportedScopeIsReportedAtSealing() throws {
         let registry = RouteRegistry()
-        try registry.registerAsync(.database, scope: .weakSingleton) { _ async throws in try await DatabaseImpl.open("")
-        }
+        try registry.registerAsync(.database) { _ async throws in try await DatabaseImpl.open("")
+        }.scope(.weakSingleton)
         let report = try registry.validate()
         #expect(report.problems.map(\.code) == [.asyncOnly])
     }

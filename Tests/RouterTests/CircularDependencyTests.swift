@@ -5,14 +5,14 @@ struct CircularDependencyTests {
     /// A(init B), B.a by property.
     func twoCycle(scope: Scope, calls: Calls) throws -> RouteRegistry {
         try sealedRegistry { registry in
-            try registry.register(.nodeA, scope: scope) { r in
+            try registry.register(.nodeA) { r in
                 calls.a.increment()
                 return AImpl(b: try r.resolve(.nodeB))
-            }
-            try registry.register(.nodeB, scope: scope, injections: [.property(\.a, .nodeA)]) { _ in
+            }.scope(scope)
+            try registry.register(.nodeB) { _ in
                 calls.b.increment()
                 return BImpl()
-            }
+            }.scope(scope).injecting(\.a, .nodeA)
         }
     }
 
@@ -47,10 +47,10 @@ struct CircularDependencyTests {
                 calls.b.increment()
                 return BImpl(c: try r.resolve(.nodeC))
             }
-            try registry.register(.nodeC, injections: [.property(\.a, .nodeA)]) { _ in
+            try registry.register(.nodeC) { _ in
                 calls.c.increment()
                 return CImpl()
-            }
+            }.injecting(\.a, .nodeA)
         }
     }
 
@@ -78,14 +78,14 @@ struct CircularDependencyTests {
     /// A has two B properties; B takes A in its initializer.
     func doubleInjection(bScope: Scope, calls: Calls) throws -> RouteRegistry {
         try sealedRegistry { registry in
-            try registry.register(.nodeA, injections: [.property(\.b1, .nodeB), .property(\.b2, .nodeB)]) { _ in
+            try registry.register(.nodeA) { _ in
                 calls.a.increment()
                 return AImpl(b: nil)
-            }
-            try registry.register(.nodeB, scope: bScope) { r in
+            }.injecting(\.b1, .nodeB).injecting(\.b2, .nodeB)
+            try registry.register(.nodeB) { r in
                 calls.b.increment()
                 return BImpl(a: try r.resolve(.nodeA))
-            }
+            }.scope(bScope)
         }
     }
 
@@ -112,14 +112,14 @@ struct CircularDependencyTests {
     @Test func cycleAcrossSingletonAndGraphScopesBuildsOneOfEach() throws {
         let calls = Calls()
         let registry = try sealedRegistry { registry in
-            try registry.register(.nodeA, scope: .singleton) { r in
+            try registry.register(.nodeA) { r in
                 calls.a.increment()
                 return AImpl(b: try r.resolve(.nodeB))
-            }
-            try registry.register(.nodeB, scope: .graph, injections: [.property(\.a, .nodeA)]) { _ in
+            }.scope(.singleton)
+            try registry.register(.nodeB) { _ in
                 calls.b.increment()
                 return BImpl()
-            }
+            }.scope(.graph).injecting(\.a, .nodeA)
         }
         let a = try registry.makeDestination(to: .nodeA)
         #expect(a.b?.a === a)
@@ -137,18 +137,14 @@ struct CircularDependencyTests {
         let registry = try sealedRegistry { registry in
             try registry.register(.radio) { _ in RadioImpl() }
             try registry.register(.nodeA) { r in AImpl(b: try r.resolve(.nodeB)) }
-            try registry.register(
-                .nodeB,
-                injections: [
-                    .run { _, _ in calls.log.record("first") },
-                    .property(\.a, .nodeA),  // closes the cycle: runs after the others
-                    .run { _, r in
-                        _ = try r.resolve(.radio)
-                        calls.log.record("third")
-                    },
-                ],
-                didFinishPrepare: { b, _ in calls.log.record("post-init sees a: \(b.a != nil)") }
-            ) { _ in BImpl() }
+            try registry.register(.nodeB) { _ in BImpl() }
+                .preparing { _, _ in calls.log.record("first") }
+                .injecting(\.a, .nodeA)  // closes the cycle: runs after the others
+                .preparing { _, r in
+                    _ = try r.resolve(.radio)
+                    calls.log.record("third")
+                }
+                .didFinishPrepare { b, _ in calls.log.record("post-init sees a: \(b.a != nil)") }
         }
         let a = try registry.makeDestination(to: .nodeA)
         #expect(calls.log.events == ["first", "third", "post-init sees a: true"])
@@ -176,7 +172,7 @@ struct CircularDependencyTests {
 
     @Test func aSingletonInItsOwnInitializerCycleFailsWithoutDeadlock() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.nodeA, scope: .singleton) { r in AImpl(b: try r.resolve(.nodeB)) }
+            try registry.register(.nodeA) { r in AImpl(b: try r.resolve(.nodeB)) }.scope(.singleton)
             try registry.register(.nodeB) { r in BImpl(a: try r.resolve(.nodeA)) }
         }
         let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .nodeA) }
@@ -186,9 +182,9 @@ struct CircularDependencyTests {
 
     @Test func declaredInitializerCyclesAreReportedAtSealing() throws {
         let registry = RouteRegistry()
-        try registry.register(.nodeA, dependencies: [.initializer(.nodeB)]) { r in AImpl(b: try r.resolve(.nodeB)) }
-        try registry.register(.nodeB, dependencies: [.initializer(.nodeC)]) { r in BImpl(c: try r.resolve(.nodeC)) }
-        try registry.register(.nodeC, dependencies: [.initializer(.nodeA)]) { _ in CImpl() }
+        try registry.register(.nodeA) { r in AImpl(b: try r.resolve(.nodeB)) }.dependencies(.initializer(.nodeB))
+        try registry.register(.nodeB) { r in BImpl(c: try r.resolve(.nodeC)) }.dependencies(.initializer(.nodeC))
+        try registry.register(.nodeC) { _ in CImpl() }.dependencies(.initializer(.nodeA))
         let error = #expect(throws: RouteError.self) { try registry.seal() }
         #expect(error?.code == .validationFailed)
         #expect(
@@ -200,9 +196,9 @@ struct CircularDependencyTests {
 
     @Test func aCycleClosedByAPropertyIsValidAtSealing() throws {
         let registry = RouteRegistry()
-        try registry.register(.nodeA, dependencies: [.initializer(.nodeB)]) { r in AImpl(b: try r.resolve(.nodeB)) }
-        try registry.register(.nodeB, dependencies: [.initializer(.nodeC)]) { r in BImpl(c: try r.resolve(.nodeC)) }
-        try registry.register(.nodeC, injections: [.property(\.a, .nodeA)]) { _ in CImpl() }
+        try registry.register(.nodeA) { r in AImpl(b: try r.resolve(.nodeB)) }.dependencies(.initializer(.nodeB))
+        try registry.register(.nodeB) { r in BImpl(c: try r.resolve(.nodeC)) }.dependencies(.initializer(.nodeC))
+        try registry.register(.nodeC) { _ in CImpl() }.injecting(\.a, .nodeA)
         #expect(try registry.validate().isValid)
         try registry.seal()
     }
@@ -210,14 +206,14 @@ struct CircularDependencyTests {
     /// Two singletons, A(init B) and B.a by property.
     func singletonPair(calls: Calls) throws -> RouteRegistry {
         try sealedRegistry { registry in
-            try registry.register(.nodeA, scope: .singleton) { r in
+            try registry.register(.nodeA) { r in
                 calls.a.increment()
                 return AImpl(b: try r.resolve(.nodeB))
-            }
-            try registry.register(.nodeB, scope: .singleton, injections: [.property(\.a, .nodeA)]) { _ in
+            }.scope(.singleton)
+            try registry.register(.nodeB) { _ in
                 calls.b.increment()
                 return BImpl()
-            }
+            }.scope(.singleton).injecting(\.a, .nodeA)
         }
     }
 
@@ -262,9 +258,9 @@ struct CircularDependencyTests {
         let registry = try sealedRegistry { registry in
             try registry.register(.radio) { _ in RadioImpl() }
             try registry.register(.engine) { _ in V8() }
-            try registry.register(.car, scope: .singleton, injections: [.property(\.radio, .radio)]) { r in
+            try registry.register(.car) { r in
                 CarImpl(engine: try r.resolve(.engine))
-            }
+            }.scope(.singleton).injecting(\.radio, .radio)
             try registry.register(.wheel) { r in
                 let car = try r.resolve(.car)
                 return WheelImpl(position: car.radio == nil ? 0 : 1)

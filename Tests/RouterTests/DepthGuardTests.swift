@@ -54,12 +54,11 @@ struct DepthGuardTests {
                     : kind == .singleton
                         ? .singleton
                         : kind == .weakSingleton ? .weakSingleton : .custom(Self.session)
-                try registry.register(key, scope: scope) { r in LinkImpl(next: last ? nil : try r.resolve(next)) }
+                try registry.register(key) { r in LinkImpl(next: last ? nil : try r.resolve(next)) }.scope(scope)
             case .injectedSingleton, .graphInjected:
                 let scope: Scope = kind == .graphInjected ? .graph : .singleton
-                try registry.register(key, scope: scope, injections: last ? [] : [.property(\.next, next)]) { _ in
-                    LinkImpl(next: nil)
-                }
+                let link = try registry.register(key) { _ in LinkImpl(next: nil) }.scope(scope)
+                if !last { try link.injecting(\.next, next) }
             case .lazy:
                 try registry.register(key) { r in LinkImpl(next: last ? nil : try r.lazy(next).value) }
             case .provider:
@@ -166,7 +165,7 @@ struct DepthGuardTests {
 
     @Test func aLookupThroughTheRegistryInsideAFactorySharesTheGraph() throws {
         let registry = RouteRegistry()
-        try registry.register(.engine, scope: .graph) { _ in V8() }
+        try registry.register(.engine) { _ in V8() }.scope(.graph)
         try registry.register(.car) { _ in CarImpl(engine: try registry.makeDestination(to: .engine)) }
         try registry.register(.link) { r in
             let car = try r.resolve(.car)
@@ -211,9 +210,9 @@ struct DepthGuardTests {
         func registry() throws -> RouteRegistry {
             try sealedRegistry { registry in
                 try registry.register(.nodeA) { r in AImpl(b: try r.resolve(.nodeB)) }
-                try registry.register(.nodeB, scope: .singleton, injections: [.property(\.a, .nodeA)]) { _ in
+                try registry.register(.nodeB) { _ in
                     BImpl()
-                }
+                }.scope(.singleton).injecting(\.a, .nodeA)
             }
         }
         let sync = try registry().makeDestination(to: .nodeA)

@@ -5,15 +5,13 @@ import Testing
 struct DiagnosticsTests {
     func registry() throws -> RouteRegistry {
         try sealedRegistry { registry in
-            try registry.register(.engine, scope: .singleton) { _ in V8() }
+            try registry.register(.engine) { _ in V8() }.scope(.singleton)
             for position in 0..<4 { try registry.register(.wheel) { _ in WheelImpl(position: position) } }
             try registry.register(.radio) { _ in RadioImpl() }
-            try registry.register(
-                .car, dependencies: [.initializer(.engine), .many(.wheel)], injections: [.property(\.radio, .radio)]
-            ) { r in
+            try registry.register(.car) { r in
                 _ = try r.resolveAll(.wheel)
                 return CarImpl(engine: try r.resolve(.engine))
-            }
+            }.dependencies(.initializer(.engine), .many(.wheel)).injecting(\.radio, .radio)
         }
     }
 
@@ -78,46 +76,50 @@ struct DiagnosticsTests {
 struct ValidationCaseTests {
     @Test func aMissingRegistrationIsReported() throws {
         let registry = RouteRegistry()
-        try registry.register(.car, dependencies: [.initializer(.engine)]) { r in
+        try registry.register(.car) { r in
             CarImpl(engine: try r.resolve(.engine))
-        }
+        }.dependencies(.initializer(.engine))
         #expect(try registry.validate().problems.map(\.code) == [.unregisteredKey])
     }
 
-    @Test func twoImplementationsOfOneProtocolWithoutATagAreReportedWhereOneIsNeeded() throws {
-        let registry = RouteRegistry()
-        try registry.register(.engine) { _ in V8() }
-        try registry.register(.engine) { _ in V8() }
-        try registry.register(.car, dependencies: [.initializer(.engine)]) { r in
-            CarImpl(engine: try r.resolve(.engine))
+    @Test func aKeyRegisteredTwiceIsReportedAtSealWhereOneIsNeededNamingBothPlaces() throws {
+        struct EngineModule: RouteModule {
+            func register(in registry: RouteRegistry) throws {
+                try registry.register(.engine, line: 10) { _ in V8() }
+            }
         }
+        let registry = RouteRegistry()
+        try registry.load(EngineModule())
+        try registry.register(.engine, line: 20) { _ in V8() }  // meant to replace the module's: it does not
+        try registry.register(.car, initializer: CarImpl.init, line: 30)  // no `dependencies`: auto-wiring records them
         let problems = try registry.validate().problems
         #expect(problems.map(\.code) == [.ambiguousRegistration])
         #expect(
-            problems.first?.reason
-                == "RoutableService<Car> depends on RoutableService<Engine>, which has 2 registrations and no default.")
+            problems.first?.description
+                == "RoutableService<Car> depends on RoutableService<Engine>, which has 2 registrations (from EngineModule (RouterTests/DiagnosticsTests.swift:10) and from RouterTests/DiagnosticsTests.swift:20) and no default (resolving Car → Engine). Hint: Mark exactly one with .asDefault(), tag the others, or look them all up with resolveAll. Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:))."
+        )
     }
 
     @Test func aSelfInitializerIsACycle() throws {
         let registry = RouteRegistry()
-        try registry.register(.nodeA, dependencies: [.initializer(.nodeA)]) { r in AImpl(b: nil) }
+        try registry.register(.nodeA) { r in AImpl(b: nil) }.dependencies(.initializer(.nodeA))
         #expect(try registry.validate().problems.first?.path == ["NodeA", "NodeA"])
     }
 
     @Test func anInitializerOnlyThreeCycleIsReportedOnce() throws {
         let registry = RouteRegistry()
-        try registry.register(.nodeA, dependencies: [.initializer(.nodeB)]) { _ in AImpl(b: nil) }
-        try registry.register(.nodeB, dependencies: [.initializer(.nodeC)]) { _ in BImpl() }
-        try registry.register(.nodeC, dependencies: [.initializer(.nodeA)]) { _ in CImpl() }
+        try registry.register(.nodeA) { _ in AImpl(b: nil) }.dependencies(.initializer(.nodeB))
+        try registry.register(.nodeB) { _ in BImpl() }.dependencies(.initializer(.nodeC))
+        try registry.register(.nodeC) { _ in CImpl() }.dependencies(.initializer(.nodeA))
         #expect(try registry.validate().problems.map(\.code) == [.circularDependency])
     }
 
     @Test func argumentsAreNotEdges() throws {
         let registry = RouteRegistry()
         try registry.register(.engine, arguments: Int.self) { _, horsepower in V8(horsepower: horsepower) }
-        try registry.register(.car, dependencies: [.initializer(.engine)]) { r in
+        try registry.register(.car) { r in
             CarImpl(engine: try r.resolve(.engine, arguments: 1))
-        }
+        }.dependencies(.initializer(.engine))
         #expect(try registry.validate().isValid)
     }
 }

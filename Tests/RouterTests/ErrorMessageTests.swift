@@ -29,7 +29,7 @@ struct ErrorMessageTests {
 
     @Test func unknownIdentifierListsTheKnownOnes() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, identifier: "settings/profile") { _ in V8() }
+            try registry.register(.engine) { _ in V8() }.identifier("settings/profile")
         }
         let error = #expect(throws: RouteError.self) {
             try registry.makeDestination(identifier: "settings/profil", as: (any Engine).self)
@@ -43,7 +43,7 @@ struct ErrorMessageTests {
 
     @Test func identifierTypeMismatchNamesBothTypes() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, identifier: "engine") { _ in V8() }
+            try registry.register(.engine) { _ in V8() }.identifier("engine")
         }
         let error = #expect(throws: RouteError.self) {
             try registry.makeDestination(identifier: "engine", as: (any Radio).self)
@@ -56,14 +56,15 @@ struct ErrorMessageTests {
 
     @Test func ambiguousRegistrationListsTheCandidates() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine) { _ in V8() }
-            try registry.register(.engine) { _ in V8() }
+            try registry.register(.engine, line: 1) { _ in V8() }
+            try registry.register(.engine, line: 2) { _ in V8() }
         }
         let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .engine) }
         #expect(error?.code == .ambiguousRegistration)
         #expect(
             error?.description
-                == "RoutableService<Engine> has 2 registrations (registration #1 from RouteRegistry, registration #2 from RouteRegistry) and none is marked as the default. Hint: Mark exactly one with isDefault: true, tag the others, or look them all up with resolveAll."
+                == "RoutableService<Engine> has 2 registrations (registration #1 from RouterTests/ErrorMessageTests.swift:1, registration #2 from RouterTests/ErrorMessageTests.swift:2) and none is marked as the default. Hint: "
+                + "Mark exactly one with .asDefault(), tag the others, or look them all up with resolveAll. Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:))."
         )
     }
 
@@ -102,30 +103,30 @@ struct ErrorMessageTests {
 
     @Test func duplicateIdentifiersAreReportedTogetherWithOtherProblems() throws {
         let registry = RouteRegistry()
-        try registry.register(.engine, identifier: "parts") { _ in V8() }
-        try registry.register(.radio, identifier: "parts") { _ in RadioImpl() }
-        try registry.register(.car, dependencies: [.initializer(.wheel)]) { _ in CarImpl(engine: V8()) }
+        try registry.register(.engine, line: 1) { _ in V8() }.identifier("parts")
+        try registry.register(.radio, line: 2) { _ in RadioImpl() }.identifier("parts")
+        try registry.register(.car, line: 3) { _ in CarImpl(engine: V8()) }.dependencies(.initializer(.wheel))
         let report = try registry.validate()
         #expect(report.problems.map(\.code) == [.duplicateIdentifier, .unregisteredKey])
         #expect(
             report.description == """
                 2 problems:
-                - The identifier "parts" is registered 2 times: RoutableService<Engine> from RouteRegistry and RoutableService<Radio> from RouteRegistry. Hint: Give each router its own identifier.
-                - RoutableService<Car> from RouteRegistry depends on RoutableService<Wheel>, which has no router (resolving Car → Wheel). Hint: Register RoutableService<Wheel>, or load the module that does.
+                - The identifier "parts" is registered 2 times: RoutableService<Engine> from RouterTests/ErrorMessageTests.swift:1 and RoutableService<Radio> from RouterTests/ErrorMessageTests.swift:2. Hint: Give each router its own identifier.
+                - RoutableService<Car> from RouterTests/ErrorMessageTests.swift:3 depends on RoutableService<Wheel>, which has no router (resolving Car → Wheel). Hint: Register RoutableService<Wheel>, or load the module that does.
                 """)
     }
 
     @Test func sealingFromAFactoryThatRunsDuringSealingIsRejected() throws {
         let registry = RouteRegistry()
         let inner = EventLog()
-        try registry.register(.engine, scope: .eagerSingleton) { _ in
+        try registry.register(.engine) { _ in
             do {
                 try registry.seal()
             } catch let error as RouteError {
                 inner.record(error.description)
             }
             return V8()
-        }
+        }.scope(.eagerSingleton)
         try registry.seal()
         #expect(
             inner.events == [

@@ -18,10 +18,10 @@ struct IdentifierTypeCheckTests {
         // A V8 that is also a Radio: only the registered type decides, not what the object happens to be.
         final class RadioEngine: Engine, Radio { let horsepower = 1 }
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, scope: .singleton, identifier: "parts/engine") { _ in
+            try registry.register(.engine) { _ in
                 built.increment()
                 return RadioEngine()
-            }
+            }.scope(.singleton).identifier("parts/engine")
         }
         let error = #expect(throws: RouteError.self) {
             try registry.makeDestination(identifier: "parts/engine", as: (any Radio).self)
@@ -40,8 +40,8 @@ struct IdentifierTypeCheckTests {
 
     @Test func theRegisteredTypeASuperclassOrAnyAreAccepted() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.vehicle, identifier: "vehicle") { _ in Truck() }
-            try registry.register(.engine, identifier: "engine") { _ in V8(horsepower: 7) }
+            try registry.register(.vehicle) { _ in Truck() }.identifier("vehicle")
+            try registry.register(.engine) { _ in V8(horsepower: 7) }.identifier("engine")
         }
         #expect(try registry.makeDestination(identifier: "vehicle", as: Vehicle.self) is Truck)
         #expect(try registry.makeDestination(identifier: "engine", as: Any.self) is V8)

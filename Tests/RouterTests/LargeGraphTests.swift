@@ -12,12 +12,12 @@ struct LargeGraphTests {
         for index in 0..<length {
             if index == length - 1 && closed {
                 let first = keys[0]
-                try registry.register(keys[index], dependencies: [.initializer(first)]) { r in try r.resolve(first) }
+                try registry.register(keys[index]) { r in try r.resolve(first) }.dependencies(.initializer(first))
             } else if index == length - 1 {
                 try registry.register(keys[index]) { _ in V8(horsepower: index) }
             } else {
                 let next = keys[index + 1]
-                try registry.register(keys[index], dependencies: [.initializer(next)]) { r in try r.resolve(next) }
+                try registry.register(keys[index]) { r in try r.resolve(next) }.dependencies(.initializer(next))
             }
         }
         return registry
@@ -103,7 +103,7 @@ struct LargeGraphTests {
                 let keys = (0..<count).map { RoutableService.wheel.named("w\($0)") }
                 for index in 0..<count {
                     let next = (index + 1..<min(index + 3, count)).map { RouteDependency.initializer(keys[$0]) }
-                    try registry.register(keys[index], dependencies: next) { _ in WheelImpl(position: index) }
+                    try registry.register(keys[index]) { _ in WheelImpl(position: index) }.dependencies(next)
                 }
                 try registry.seal()
                 let graph = try registry.dependencyGraph()

@@ -32,7 +32,7 @@ struct MakeDestinationTests {
 
     @Test func identifierLookupChecksTheRequestedType() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, identifier: "parts/engine") { _ in V8(horsepower: 9) }
+            try registry.register(.engine) { _ in V8(horsepower: 9) }.identifier("parts/engine")
         }
         let engine = try registry.makeDestination(identifier: "parts/engine", as: (any Engine).self)
         #expect(engine.horsepower == 9)
@@ -61,7 +61,7 @@ struct MakeDestinationTests {
     @Test func aDefaultRegistrationResolvesAnAmbiguousKey() throws {
         let registry = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8(horsepower: 1) }
-            try registry.register(.engine, isDefault: true) { _ in V8(horsepower: 2) }
+            try registry.register(.engine) { _ in V8(horsepower: 2) }.asDefault()
         }
         #expect(try registry.makeDestination(to: .engine).horsepower == 2)
     }

@@ -6,15 +6,15 @@ import Testing
 /// A car whose initializer takes every wheel; each wheel's initializer takes the car.
 private func carNeedingWheelsNeedingTheCar(wheelBack: RouteDependency) throws -> RouteRegistry {
     let registry = RouteRegistry()
-    try registry.register(.car, dependencies: [.many(.wheel)]) { r in
+    try registry.register(.car) { r in
         let wheels = try r.resolveAll(.wheel)
         return CarImpl(engine: V8(horsepower: wheels.count))
-    }
+    }.dependencies(.many(.wheel))
     for position in 0..<2 {
-        try registry.register(.wheel, dependencies: [wheelBack]) { r in
+        try registry.register(.wheel) { r in
             _ = try r.resolve(.car)
             return WheelImpl(position: position)
-        }
+        }.dependencies(wheelBack)
     }
     return registry
 }
@@ -46,9 +46,9 @@ struct ManyEdgeCycleTests {
 
     @Test func aManyEdgeToAKeyWithNoRegistrationIsNoCycleAndNoProblem() throws {
         let registry = RouteRegistry()
-        try registry.register(.car, dependencies: [.many(.wheel)]) { r in
+        try registry.register(.car) { r in
             CarImpl(engine: V8(horsepower: try r.resolveAll(.wheel).count))
-        }
+        }.dependencies(.many(.wheel))
         try registry.seal()
         #expect(try registry.makeDestination(to: .car).engine.horsepower == 0)
     }

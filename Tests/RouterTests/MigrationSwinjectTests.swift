@@ -38,7 +38,7 @@ enum SwinjectPort {
     /// Swinject: `final class PartsAssembly: Assembly { func assemble(container: Container) { … } }`.
     struct PartsModule: RouteModule {
         func register(in registry: RouteRegistry) throws {
-            try registry.register(.engine, scope: .singleton) { _ in V8() }
+            try registry.register(.engine) { _ in V8() }.scope(.singleton)
             try registry.register(.engine.named("diesel")) { _ in V8(horsepower: 180) }
             for position in ["front left", "front right", "rear left", "rear right"] {
                 try registry.register(.wheel) { _ in Tyre(position: position) }
@@ -133,9 +133,9 @@ enum SwinjectPort {
 
     struct HeaderModule: RouteModule {
         func register(in registry: RouteRegistry) throws {
-            try registry.register(.badge, dependencies: [.many(.badgeCounter)]) { r in
+            try registry.register(.badge) { r in
                 BadgeUpdater(counters: try r.resolveAll(.badgeCounter))
-            }
+            }.dependencies(.many(.badgeCounter))
         }
     }
 }
@@ -210,15 +210,10 @@ struct MigrationSwinjectTests {
         let homes = Atomic<Int>(0)
         let cats = Atomic<Int>(0)
         let registry = RouteRegistry()
-        try registry.register(
-            .home,
-            injections: [
-                .run { home, r in home.animals.append(try r.resolve(.cat)) }
-            ]
-        ) { _ in
+        try registry.register(.home) { _ in
             homes.add(1, ordering: .relaxed)
             return SwinjectPort.House()
-        }
+        }.preparing { home, r in home.animals.append(try r.resolve(.cat)) }
         try registry.register(.cat) { r in
             cats.add(1, ordering: .relaxed)
             return SwinjectPort.Tabby(name: "Felix", home: try r.resolve(.home))

@@ -49,7 +49,7 @@ enum ZIKPort {
     struct NotesModule: RouteModule {
         func register(in registry: RouteRegistry) throws {
             try registry.register(.spellChecker) { _ in EnglishSpellChecker() }
-            try registry.register(router: NoteStoreRouter.self, for: .noteStore, identifier: "notes/store")
+            try registry.register(router: NoteStoreRouter.self, for: .noteStore).identifier("notes/store")
         }
     }
 

@@ -95,14 +95,14 @@ struct LazyAndProviderTests {
     @Test func aLazyEdgeBreaksAnInitializerCycleWithASingleton() throws {
         let calls = Calls()
         let registry = try sealedRegistry { registry in
-            try registry.register(.nodeA, scope: .singleton, dependencies: [.initializer(.nodeB)]) { r in
+            try registry.register(.nodeA) { r in
                 calls.a.increment()
                 return AImpl(b: try r.resolve(.nodeB))
-            }
-            try registry.register(.nodeB, dependencies: [.lazy(.nodeA)]) { r in
+            }.scope(.singleton).dependencies(.initializer(.nodeB))
+            try registry.register(.nodeB) { r in
                 calls.b.increment()
                 return LazyB(a: try r.lazy(.nodeA))
-            }
+            }.dependencies(.lazy(.nodeA))
         }
         let a = try registry.makeDestination(to: .nodeA)
         let b = try #require(a.b as? LazyB)

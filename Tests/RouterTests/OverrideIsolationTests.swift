@@ -38,7 +38,7 @@ struct OverrideIsolationTests {
             try registry.register(.engine) { _ in V8(horsepower: 400) }
         }
         let child = try sealedRegistry(parent: parent) { registry in
-            try registry.register(.car, scope: .singleton) { r in CarImpl(engine: try r.resolve(.engine)) }
+            try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }.scope(.singleton)
         }
         let inside = try parent.withOverrides { overrides in
             try overrides.register(.engine) { _ in V8(horsepower: 1) }

@@ -30,19 +30,13 @@ struct PeerSemanticsTests {
     @Test func anObjectIsFullyPreparedBeforeADependentsSetterReceivesIt() throws {
         let log = EventLog()
         let registry = try sealedRegistry { registry in
-            try registry.register(
-                .nodeA, didFinishPrepare: { _, _ in log.record("A post-init") }
-            ) { r in AImpl(b: try r.resolve(.nodeB)) }
-            try registry.register(
-                .nodeB,
-                injections: [
-                    .run(declaring: .property(.nodeA)) { b, r in
-                        b.a = try r.resolve(.nodeA)
-                        log.record("B setter")
-                    }
-                ],
-                didFinishPrepare: { _, _ in log.record("B post-init") }
-            ) { _ in BImpl() }
+            try registry.register(.nodeA) { r in AImpl(b: try r.resolve(.nodeB)) }.didFinishPrepare { _, _ in
+                log.record("A post-init")
+            }
+            try registry.register(.nodeB) { _ in BImpl() }.preparing(declaring: .property(.nodeA)) { b, r in
+                b.a = try r.resolve(.nodeA)
+                log.record("B setter")
+            }.didFinishPrepare { _, _ in log.record("B post-init") }
         }
         let b = try registry.makeDestination(to: .nodeB)
         #expect(log.events == ["A post-init", "B setter", "B post-init"])
@@ -54,16 +48,11 @@ struct PeerSemanticsTests {
         let log = EventLog()
         let registry = try sealedRegistry { registry in
             try registry.register(.radio) { _ in RadioImpl() }
-            try registry.register(.engine, didFinishPrepare: { _, _ in log.record("engine prepared") }) { _ in V8() }
-            try registry.register(
-                .car,
-                injections: [
-                    .run { car, r in
-                        _ = try r.resolve(.engine) { _ in log.record("caller's preparation") }
-                        log.record("car setter")
-                    }
-                ]
-            ) { _ in CarImpl(engine: V8()) }
+            try registry.register(.engine) { _ in V8() }.didFinishPrepare { _, _ in log.record("engine prepared") }
+            try registry.register(.car) { _ in CarImpl(engine: V8()) }.preparing { car, r in
+                _ = try r.resolve(.engine) { _ in log.record("caller's preparation") }
+                log.record("car setter")
+            }
         }
         _ = try registry.makeDestination(to: .car)
         #expect(log.events == ["caller's preparation", "engine prepared", "car setter"])
@@ -74,14 +63,14 @@ struct PeerSemanticsTests {
     @Test func swinjectsEmployerAndLazyEmployeeShareOneGraph() throws {
         let built = Calls()
         let registry = try sealedRegistry { registry in
-            try registry.register(.employer, scope: .graph) { r in
+            try registry.register(.employer) { r in
                 built.a.increment()
                 return EmployerImpl(employee: try r.resolve(.employee), lazyEmployee: try r.lazy(.employee))
-            }
-            try registry.register(.employee, scope: .graph, injections: [.property(\.employer, .employer)]) { _ in
+            }.scope(.graph)
+            try registry.register(.employee) { _ in
                 built.b.increment()
                 return EmployeeImpl()
-            }
+            }.scope(.graph).injecting(\.employer, .employer)
         }
         let employer = try registry.makeDestination(to: .employer)
         #expect(!employer.lazyEmployee.isBuilt)
@@ -95,11 +84,11 @@ struct PeerSemanticsTests {
     @Test func ditranquillitysLazyBackEdgeStaysUnbuiltAndThenGivesTheSameObject() throws {
         let calls = Calls()
         let registry = try sealedRegistry { registry in
-            try registry.register(.nodeA, scope: .graph) { r in
+            try registry.register(.nodeA) { r in
                 calls.a.increment()
                 return AImpl(b: try r.resolve(.nodeB))
-            }
-            try registry.register(.nodeB, scope: .graph) { r in LazyB(a: try r.lazy(.nodeA)) }
+            }.scope(.graph)
+            try registry.register(.nodeB) { r in LazyB(a: try r.lazy(.nodeA)) }.scope(.graph)
         }
         let a = try registry.makeDestination(to: .nodeA)
         let b = try #require(a.b as? LazyB)
@@ -110,7 +99,7 @@ struct PeerSemanticsTests {
 
     @Test func aProviderCalledDuringTheLookupReturnsTheGraphsInstance() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, scope: .graph) { _ in V8() }
+            try registry.register(.engine) { _ in V8() }.scope(.graph)
             try registry.register(.car) { r in
                 let engine = try r.resolve(.engine)
                 let more = try r.provider(.engine)
@@ -123,10 +112,10 @@ struct PeerSemanticsTests {
     @Test func afterTheLookupAProviderReusesOnlyGraphInstancesThatAreStillAlive() throws {
         let wheels = Counter()
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, scope: .graph) { _ in V8() }
-            try registry.register(.wheel, scope: .graph) { _ in
+            try registry.register(.engine) { _ in V8() }.scope(.graph)
+            try registry.register(.wheel) { _ in
                 WheelImpl(position: wheels.increment())
-            }
+            }.scope(.graph)
             try registry.register(.garage) { r in
                 _ = try r.resolve(.wheel)  // graph-scoped, and nothing keeps it
                 return Garage(

@@ -9,7 +9,7 @@ struct ReliabilityMemoryTests {
     /// Transient and graph objects are freed as soon as the caller drops them.
     @Test func transientAndGraphObjectsAreFreedWhenTheCallerDropsThem() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(graphLeaf, scope: .graph) { _ in RelLeafImpl(serial: 1) }
+            try registry.register(graphLeaf) { _ in RelLeafImpl(serial: 1) }.scope(.graph)
             try registry.register(.relHolder) { r in RelHolderImpl(payload: try r.resolve(graphLeaf)) }
         }
         func lookUp() throws -> (RelWeak, RelWeak) {
@@ -26,8 +26,8 @@ struct ReliabilityMemoryTests {
     /// An owner ⇄ part cycle closed by a property injection, with a weak back-reference, is freed.
     @Test func aPropertyClosedCycleWithAWeakBackReferenceIsFreed() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.relOwner, injections: [.property(\.part, .relPart)]) { _ in RelOwnerImpl() }
-            try registry.register(.relPart, injections: [.property(\.owner, .relOwner)]) { _ in RelPartImpl() }
+            try registry.register(.relOwner) { _ in RelOwnerImpl() }.injecting(\.part, .relPart)
+            try registry.register(.relPart) { _ in RelPartImpl() }.injecting(\.owner, .relOwner)
         }
         func lookUp() throws -> (RelWeak, RelWeak) {
             let owner = try registry.makeDestination(to: .relOwner)
@@ -43,10 +43,10 @@ struct ReliabilityMemoryTests {
     @Test func aWeakSingletonIsRebuiltAfterItsLastHolderLetsGo() throws {
         let made = Counter()
         let registry = try sealedRegistry { registry in
-            try registry.register(.radio, scope: .weakSingleton) { _ in
+            try registry.register(.radio) { _ in
                 made.increment()
                 return RadioImpl()
-            }
+            }.scope(.weakSingleton)
         }
         var held: (any Radio)? = try registry.makeDestination(to: .radio)
         let weakFirst = RelWeak(try #require(held))
@@ -62,7 +62,7 @@ struct ReliabilityMemoryTests {
     @Test func resettingOrClosingACustomScopeFreesItsInstances() throws {
         let session = CustomScope("rel-memory")
         let registry = try sealedRegistry { registry in
-            try registry.register(.relLeaf, scope: .custom(session)) { _ in RelLeafImpl(serial: 1) }
+            try registry.register(.relLeaf) { _ in RelLeafImpl(serial: 1) }.scope(.custom(session))
         }
         func lookUp() throws -> RelWeak { RelWeak(try registry.makeDestination(to: .relLeaf)) }
         let first = try lookUp()
@@ -81,8 +81,8 @@ struct ReliabilityMemoryTests {
     @Test func aDroppedRegistryFreesItsSingletons() throws {
         func makeAndDrop() throws -> (RelWeak, RelWeak, RelWeak) {
             let registry = try sealedRegistry { registry in
-                try registry.register(.engine, scope: .singleton) { _ in V8() }
-                try registry.register(.radio, scope: .eagerSingleton) { _ in RadioImpl() }
+                try registry.register(.engine) { _ in V8() }.scope(.singleton)
+                try registry.register(.radio) { _ in RadioImpl() }.scope(.eagerSingleton)
             }
             let engine = try registry.makeDestination(to: .engine)
             let radio = try registry.makeDestination(to: .radio)
@@ -97,7 +97,7 @@ struct ReliabilityMemoryTests {
     /// A Lazy or Provider held by an object keeps neither the lookup's graph nor what it made alive.
     @Test func lazyAndProviderDoNotKeepGraphsAlive() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(graphLeaf, scope: .graph) { _ in RelLeafImpl(serial: 1) }
+            try registry.register(graphLeaf) { _ in RelLeafImpl(serial: 1) }.scope(.graph)
             try registry.register(.relLeaf) { _ in RelLeafImpl(serial: 2) }
             try registry.register(.relHolder) { r in
                 RelHolderImpl(
@@ -129,7 +129,7 @@ struct ReliabilityMemoryTests {
             deinit { log.record("freed") }
         }
         let registry = try sealedRegistry { registry in
-            try registry.register(graphLeaf, scope: .graph) { _ in Tracked(log: made) }
+            try registry.register(graphLeaf) { _ in Tracked(log: made) }.scope(.graph)
             try registry.register(.relHolder) { r in
                 _ = try r.resolve(graphLeaf)
                 throw Boom()

@@ -97,7 +97,7 @@ extension RelMisuse {
             name: "unknown identifier", code: .unknownIdentifier,
             message:
                 "No router is registered for the identifier \"parts/engine\". Hint: Known identifiers: \"parts/radio\".",
-            setUp: { try $0.register(.radio, identifier: "parts/radio") { _ in RadioImpl() } },
+            setUp: { try $0.register(.radio) { _ in RadioImpl() }.identifier("parts/radio") },
             misuse: { _ = try $0.makeDestination(identifier: "parts/engine", as: (any Engine).self) }),
         RelMisuse(
             name: "unknown identifier when none are registered", code: .unknownIdentifier,
@@ -108,7 +108,7 @@ extension RelMisuse {
             name: "identifier looked up as the wrong type", code: .destinationTypeMismatch,
             message:
                 "The destination for \"parts/radio\" is Radio, which is not Engine. Hint: It is registered as RoutableService<Radio>; ask for that protocol.",
-            setUp: { try $0.register(.radio, identifier: "parts/radio") { _ in RadioImpl() } },
+            setUp: { try $0.register(.radio) { _ in RadioImpl() }.identifier("parts/radio") },
             misuse: { _ = try $0.makeDestination(identifier: "parts/radio", as: (any Engine).self) }),
         RelMisuse(
             name: "missing construct call", code: .invalidConfiguration,
@@ -197,21 +197,21 @@ extension RelMisuse {
             message:
                 "The preparation of RoutableService<Car> threw: boom.",
             setUp: { registry in
-                try registry.register(.car, injections: [.run { _, _ in throw Boom() }]) { _ in CarImpl(engine: V8()) }
+                try registry.register(.car) { _ in CarImpl(engine: V8()) }.preparing { _, _ in throw Boom() }
             }, misuse: { _ = try $0.makeDestination(to: .car) }),
         RelMisuse(
             name: "preparation throws", code: .factoryFailed,
             message:
                 "The preparation of RoutableService<Car> threw: boom.",
             setUp: { registry in
-                try registry.register(.car, prepare: { _, _ in throw Boom() }) { _ in CarImpl(engine: V8()) }
+                try registry.register(.car) { _ in CarImpl(engine: V8()) }.preparing { _, _ in throw Boom() }
             }, misuse: { _ = try $0.makeDestination(to: .car) }),
         RelMisuse(
             name: "didFinishPrepare throws", code: .factoryFailed,
             message:
                 "The didFinishPrepare hook of RoutableService<Car> threw: boom.",
             setUp: { registry in
-                try registry.register(.car, didFinishPrepare: { _, _ in throw Boom() }) { _ in CarImpl(engine: V8()) }
+                try registry.register(.car) { _ in CarImpl(engine: V8()) }.didFinishPrepare { _, _ in throw Boom() }
             }, misuse: { _ = try $0.makeDestination(to: .car) }),
         RelMisuse(
             name: "caller preparation throws", code: .factoryFailed,
@@ -267,8 +267,8 @@ extension RelMisuse {
             seal: false,
             afterwards: .staysOpenWithSameError,
             setUp: { registry in
-                try registry.register(.nodeA, dependencies: [.initializer(.nodeB)]) { _ in AImpl(b: nil) }
-                try registry.register(.nodeB, dependencies: [.initializer(.nodeA)]) { _ in BImpl() }
+                try registry.register(.nodeA) { _ in AImpl(b: nil) }.dependencies(.initializer(.nodeB))
+                try registry.register(.nodeB) { _ in BImpl() }.dependencies(.initializer(.nodeA))
             }, misuse: { try $0.seal() }),
         RelMisuse(
             name: "10,000-deep chain", code: .resolutionTooDeep,
@@ -309,36 +309,37 @@ extension RelMisuse {
         RelMisuse(
             name: "duplicate identifiers", code: .validationFailed,
             message:
-                "Sealing found 1 problem:\n- The identifier \"parts\" is registered 2 times: RoutableService<Radio> from RouteRegistry and RoutableService<Wheel> from RouteRegistry. Hint: Give each router its own identifier.",
+                "Sealing found 1 problem:\n- The identifier \"parts\" is registered 2 times: RoutableService<Radio> from RouterTests/ReliabilityMisuseCatalogTests.swift:1 and RoutableService<Wheel> from RouterTests/ReliabilityMisuseCatalogTests.swift:2. Hint: Give each router its own identifier.",
             seal: false, afterwards: .staysOpenWithSameError,
             setUp: { registry in
-                try registry.register(.radio, identifier: "parts") { _ in RadioImpl() }
-                try registry.register(.wheel, identifier: "parts") { _ in WheelImpl(position: 0) }
+                try registry.register(.radio, line: 1) { _ in RadioImpl() }.identifier("parts")
+                try registry.register(.wheel, line: 2) { _ in WheelImpl(position: 0) }.identifier("parts")
             }, misuse: { try $0.seal() }),
         RelMisuse(
             name: "ambiguous registration", code: .ambiguousRegistration,
             message:
-                "RoutableService<Radio> has 2 registrations (registration #2 from RouteRegistry, registration #3 from RouteRegistry) and none is marked as the default. Hint: Mark exactly one with isDefault: true, tag the others, or look them all up with resolveAll.",
+                "RoutableService<Radio> has 2 registrations (registration #2 from RouterTests/ReliabilityMisuseCatalogTests.swift:1, registration #3 from RouterTests/ReliabilityMisuseCatalogTests.swift:2) and none is marked as the default. Hint: "
+                + "Mark exactly one with .asDefault(), tag the others, or look them all up with resolveAll. Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:)).",
             setUp: { registry in
-                try registry.register(.radio) { _ in RadioImpl() }
-                try registry.register(.radio) { _ in RadioImpl() }
+                try registry.register(.radio, line: 1) { _ in RadioImpl() }
+                try registry.register(.radio, line: 2) { _ in RadioImpl() }
             }, misuse: { _ = try $0.makeDestination(to: .radio) }),
         RelMisuse(
             name: "two defaults", code: .validationFailed,
             message:
-                "Sealing found 1 problem:\n- RoutableService<Radio> has 2 registrations marked as the default: Radio from RouteRegistry, Radio from RouteRegistry. Hint: Mark exactly one as the default.",
+                "Sealing found 1 problem:\n- RoutableService<Radio> has 2 registrations marked as the default: Radio from RouterTests/ReliabilityMisuseCatalogTests.swift:1, Radio from RouterTests/ReliabilityMisuseCatalogTests.swift:2. Hint: Mark exactly one with .asDefault().",
             seal: false, afterwards: .staysOpenWithSameError,
             setUp: { registry in
-                try registry.register(.radio, isDefault: true) { _ in RadioImpl() }
-                try registry.register(.radio, isDefault: true) { _ in RadioImpl() }
+                try registry.register(.radio, line: 1) { _ in RadioImpl() }.asDefault()
+                try registry.register(.radio, line: 2) { _ in RadioImpl() }.asDefault()
             }, misuse: { try $0.seal() }),
         RelMisuse(
             name: "declared dependency without a router", code: .validationFailed,
             message:
-                "Sealing found 1 problem:\n- RoutableService<Car> from RouteRegistry depends on RoutableService<Radio>, which has no router (resolving Car → Radio). Hint: Register RoutableService<Radio>, or load the module that does.",
+                "Sealing found 1 problem:\n- RoutableService<Car> from RouterTests/ReliabilityMisuseCatalogTests.swift:1 depends on RoutableService<Radio>, which has no router (resolving Car → Radio). Hint: Register RoutableService<Radio>, or load the module that does.",
             seal: false,
             afterwards: .staysOpenWithSameError,
-            setUp: { try $0.register(.car, dependencies: [.property(.radio)]) { _ in CarImpl(engine: V8()) } },
+            setUp: { try $0.register(.car, line: 1) { _ in CarImpl(engine: V8()) }.dependencies(.property(.radio)) },
             misuse: { try $0.seal() }),
         RelMisuse(
             name: "adapter without target", code: .validationFailed,
@@ -359,7 +360,7 @@ extension RelMisuse {
                 "Sealing found 1 problem:\n- RoutableService<RelStore> has an async factory and the scope weakSingleton, which async factories do not support. Hint: Use transient, graph or singleton for async factories.",
             seal: false,
             afterwards: .staysOpenWithSameError,
-            setUp: { try $0.registerAsync(.relStore, scope: .weakSingleton) { _ in RelStoreImpl(serial: 1) } },
+            setUp: { try $0.registerAsync(.relStore) { _ in RelStoreImpl(serial: 1) }.scope(.weakSingleton) },
             misuse: { try $0.seal() }),
         RelMisuse(
             name: "closed custom scope", code: .scopeClosed,
@@ -367,7 +368,7 @@ extension RelMisuse {
                 "RoutableService<Radio> lives in CustomScope(\"rel-closed\"), which was closed. Hint: Create a new CustomScope for a new session; reset() empties a scope without closing it.",
             setUp: { registry in
                 let scope = CustomScope("rel-closed")
-                try registry.register(.radio, scope: .custom(scope)) { _ in RadioImpl() }
+                try registry.register(.radio) { _ in RadioImpl() }.scope(.custom(scope))
                 scope.close()
             }, misuse: { _ = try $0.makeDestination(to: .radio) }),
         RelMisuse(
@@ -377,10 +378,10 @@ extension RelMisuse {
             seal: false,
             afterwards: .staysOpenWithSameError,
             setUp: { registry in
-                try registry.register(.radio, scope: .eagerSingleton) { [weak registry] _ in
+                try registry.register(.radio) { [weak registry] _ in
                     try registry?.seal()
                     return RadioImpl()
-                }
+                }.scope(.eagerSingleton)
             }, misuse: { try $0.seal() }),
         RelMisuse(
             name: "eager singleton failing at sealing", code: .factoryFailed,
@@ -388,7 +389,7 @@ extension RelMisuse {
                 "Sealing built the eager singleton RoutableService<Radio>, and it failed: The factory of RoutableService<Radio> threw: boom. Hint: The registry stays open; fix the factory and seal again.",
             seal: false,
             afterwards: .staysOpenWithSameError,
-            setUp: { try $0.register(.radio, scope: .eagerSingleton) { _ in throw Boom() } },
+            setUp: { try $0.register(.radio) { _ in throw Boom() }.scope(.eagerSingleton) },
             misuse: { try $0.seal() }),
         RelMisuse(
             name: "captive dependency", code: .validationFailed,
@@ -396,10 +397,10 @@ extension RelMisuse {
                 "Sealing found 1 problem:\n- RoutableService<Car> is a singleton but depends on RoutableService<Wheel>, which is graph-scoped: it would keep one Wheel for longer than that scope lasts (resolving Car → Wheel). Hint: Give Car a scope that lasts no longer than Wheel's, or depend on a Provider of Wheel.",
             seal: false, afterwards: .staysOpenWithSameError,
             setUp: { registry in
-                try registry.register(.wheel, scope: .graph) { _ in WheelImpl(position: 0) }
-                try registry.register(.car, scope: .singleton, dependencies: [.initializer(.wheel)]) { _ in
+                try registry.register(.wheel) { _ in WheelImpl(position: 0) }.scope(.graph)
+                try registry.register(.car) { _ in
                     CarImpl(engine: V8())
-                }
+                }.scope(.singleton).dependencies(.initializer(.wheel))
             }, misuse: { try $0.seal() }),
         RelMisuse(
             name: "missing required module", code: .validationFailed,
@@ -441,7 +442,7 @@ struct ReliabilityMisuseCatalogTests {
     @Test(arguments: RelMisuse.catalogue)
     func misuseIsATypedErrorWithAnExactMessageAndTheRegistryStillWorks(_ misuse: RelMisuse) throws {
         let registry = RouteRegistry(maxDepth: misuse.maxDepth)
-        try registry.register(goodKey, scope: .singleton) { _ in V8(horsepower: 7) }
+        try registry.register(goodKey) { _ in V8(horsepower: 7) }.scope(.singleton)
         try misuse.setUp(registry)
         if misuse.seal { try registry.seal() }
         let error = #expect(throws: RouteError.self) { try misuse.misuse(registry) }

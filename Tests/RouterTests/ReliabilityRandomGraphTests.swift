@@ -282,15 +282,15 @@ struct RelGraphRun {
                 case .graph: scope = .graph
                 case .singleton: scope = .singleton
                 }
-                let injections: [Injection<any RelNode>] = spec.props[index].map { target in
-                    let key = keys[target]
-                    return .run { node, r in node.props[target] = try r.resolve(key) }
-                }
-                try registry.register(keys[index], scope: scope, injections: injections) { r in
+                let registration = try registry.register(keys[index]) { r in
                     var children: [any RelNode] = []
                     for target in targets { children.append(try r.resolve(target)) }
                     counts.increment(index)
                     return RelNodeImpl(index: index, inits: children)
+                }.scope(scope)
+                for target in spec.props[index] {
+                    let key = keys[target]
+                    try registration.preparing { node, r in node.props[target] = try r.resolve(key) }
                 }
             }
         }

@@ -40,33 +40,33 @@ struct ReliabilityStressTests {
     ) throws -> RouteRegistry {
         let box = RelRegistryBox()
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, scope: .singleton) { _ in
+            try registry.register(.engine) { _ in
                 calls.engine.increment()
                 return V8()
-            }
+            }.scope(.singleton)
             try registry.register(.wheel) { _ in WheelImpl(position: 0) }
-            try registry.register(graphWheel, scope: .graph) { _ in WheelImpl(position: 1) }
+            try registry.register(graphWheel) { _ in WheelImpl(position: 1) }.scope(.graph)
             try registry.register(positioned, arguments: Int.self) { _, position in WheelImpl(position: position) }
             for position in 0..<3 {
                 try registry.register(manyWheel) { _ in WheelImpl(position: position) }
             }
-            try registry.register(.radio, scope: .weakSingleton) { _ in
+            try registry.register(.radio) { _ in
                 calls.radio.increment()
                 return RadioImpl()
-            }
-            try registry.register(sessionLeaf, scope: .custom(session)) { _ in
+            }.scope(.weakSingleton)
+            try registry.register(sessionLeaf) { _ in
                 RelLeafImpl(serial: calls.session.increment())
-            }
+            }.scope(.custom(session))
             try registry.register(.relPanel) { r in
                 RelPanelImpl(
                     left: try r.resolve(graphWheel), right: try r.resolve(graphWheel), engine: try r.resolve(.engine))
             }
-            try registry.register(.car, scope: .graph, injections: [.property(\.radio, .radio)]) { r in
+            try registry.register(.car) { r in
                 CarImpl(engine: try r.resolve(.engine))
-            }
+            }.scope(.graph).injecting(\.radio, .radio)
             // A property-closed cycle: A(init B), B.a by property.
             try registry.register(.nodeA) { r in AImpl(b: try r.resolve(.nodeB)) }
-            try registry.register(.nodeB, injections: [.property(\.a, .nodeA)]) { _ in BImpl() }
+            try registry.register(.nodeB) { _ in BImpl() }.injecting(\.a, .nodeA)
             // Lazy and Provider handed out of a factory.
             try registry.register(.relHolder) { r in
                 RelHolderImpl(
@@ -74,13 +74,13 @@ struct ReliabilityStressTests {
                     leafProvider: try r.provider(sessionLeaf))
             }
             // A singleton whose factory makes a top-level lookup through the registry itself.
-            try registry.register(reentrantLeaf, scope: .singleton) { _ in
+            try registry.register(reentrantLeaf) { _ in
                 calls.reentrant.increment()
                 guard let registry = box.registry else { throw Boom() }
                 let engine = try registry.makeDestination(to: .engine)
                 let wheels = try registry.makeDestinations(to: manyWheel)
                 return RelLeafImpl(serial: engine.horsepower + wheels.count)
-            }
+            }.scope(.singleton)
         }
         box.set(registry)
         return registry
@@ -221,16 +221,16 @@ struct ReliabilityStressTests {
     @Test func racingAsyncSingletonFactoriesRunExactlyOnce() async throws {
         let calls = RelStressCalls()
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, scope: .singleton) { _ in
+            try registry.register(.engine) { _ in
                 calls.engine.increment()
                 return V8()
-            }
-            try registry.registerAsync(.relStore, scope: .singleton) { r in
+            }.scope(.singleton)
+            try registry.registerAsync(.relStore) { r in
                 let serial = calls.store.increment()
                 _ = try r.resolve(.engine)
                 try await Task.sleep(for: .milliseconds(20))
                 return RelStoreImpl(serial: serial)
-            }
+            }.scope(.singleton)
         }
         let stores = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<200 {
@@ -248,12 +248,12 @@ struct ReliabilityStressTests {
     @Test func anAsyncSingletonWhoseFirstFactoryFailsIsBuiltOnceByTheNextCaller() async throws {
         let calls = RelStressCalls()
         let registry = try sealedRegistry { registry in
-            try registry.registerAsync(.relStore, scope: .singleton) { _ in
+            try registry.registerAsync(.relStore) { _ in
                 let serial = calls.store.increment()
                 try await Task.sleep(for: .milliseconds(10))
                 if serial == 1 { throw Boom() }
                 return RelStoreImpl(serial: serial)
-            }
+            }.scope(.singleton)
         }
         let outcomes = await withTaskGroup(of: Int?.self) { group in
             for _ in 0..<50 {

@@ -4,14 +4,12 @@ import Testing
 struct RouteLifecycleTests {
     func registry(hooks: EventLog = EventLog()) throws -> RouteRegistry {
         try sealedRegistry { registry in
-            try registry.register(
-                .screen,
-                hooks: RouteHooks(
+            try registry.register(.screen) { _ in ScreenImpl(title: "Home") }.hooks(
+                RouteHooks(
                     willPerform: { hooks.record("will perform \($0.title)") },
                     didPerform: { hooks.record("did perform \($0.title)") },
                     willRemove: { hooks.record("will remove \($0.title)") },
-                    didRemove: { hooks.record("did remove \($0.title)") })
-            ) { _ in ScreenImpl(title: "Home") }
+                    didRemove: { hooks.record("did remove \($0.title)") }))
         }
     }
 
@@ -230,13 +228,13 @@ struct KeyVarietyTests {
 
     @Test func anExclusiveRegistrationRejectsASecondRouter() throws {
         let registry = RouteRegistry()
-        try registry.register(.screen, exclusive: true) { _ in ScreenImpl(title: "Only") }
-        try registry.register(.bookScreen) { _ in ScreenImpl(title: "Other") }
+        try registry.register(.screen, line: 1) { _ in ScreenImpl(title: "Only") }.exclusive()
+        try registry.register(.bookScreen, line: 2) { _ in ScreenImpl(title: "Other") }
         let report = try registry.validate()
         #expect(report.problems.map(\.code) == [.exclusiveRegistration])
         #expect(
             report.problems.first?.reason
-                == "RoutableService<Screen> is registered exclusively by RouteRegistry, but is also served by RoutableService<Screen>[tag: BookTag] from RouteRegistry."
+                == "RoutableService<Screen> is registered exclusively by RouterTests/RouteLifecycleTests.swift:1, but is also served by RoutableService<Screen>[tag: BookTag] from RouterTests/RouteLifecycleTests.swift:2."
         )
     }
 }

@@ -102,15 +102,10 @@ struct RouterHookTests {
         let registry = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8() }
             try registry.register(.radio) { _ in RadioImpl() }
-            try registry.register(
-                .car,
-                injections: [
-                    .property(\.radio, .radio),
-                    .run { _, _ in log.record("second injection") },
-                ],
-                prepare: { car, _ in log.record("prepare sees radio: \(car.radio != nil)") },
-                didFinishPrepare: { _, _ in log.record("did finish") }
-            ) { r in CarImpl(engine: try r.resolve(.engine)) }
+            try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }.injecting(\.radio, .radio)
+                .preparing { _, _ in log.record("second injection") }.preparing { car, _ in
+                    log.record("prepare sees radio: \(car.radio != nil)")
+                }.didFinishPrepare { _, _ in log.record("did finish") }
         }
         _ = try registry.makeDestination(to: .car) { _ in log.record("caller") }
         #expect(log.events == ["caller", "second injection", "prepare sees radio: true", "did finish"])
@@ -134,19 +129,16 @@ struct RouterHookTests {
         let holder = ParentHolder()
         let linked = try sealedRegistry { registry in
             try registry.register(router: ParentRouter.self, for: .parent)
-            try registry.register(
-                .child,
-                prepare: { child, r in
-                    if child.parent == nil {
-                        let parent = try r.resolve(.parent)
-                        // Its preparation ran before it was handed over: it found this child being prepared
-                        // and linked to it, so the pair is closed without a second child.
-                        #expect(parent.child === child)
-                        child.parent = parent
-                        holder.parent = parent
-                    }
+            try registry.register(.child) { _ in ChildImpl() }.preparing { child, r in
+                if child.parent == nil {
+                    let parent = try r.resolve(.parent)
+                    // Its preparation ran before it was handed over: it found this child being prepared
+                    // and linked to it, so the pair is closed without a second child.
+                    #expect(parent.child === child)
+                    child.parent = parent
+                    holder.parent = parent
                 }
-            ) { _ in ChildImpl() }
+            }
         }
         let second = try linked.makeDestination(to: .child)
         #expect(holder.parent?.child === second)

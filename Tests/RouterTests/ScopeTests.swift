@@ -4,10 +4,10 @@ import Testing
 struct ScopeTests {
     func registry(scope: Scope, made: Counter) throws -> RouteRegistry {
         try sealedRegistry { registry in
-            try registry.register(.engine, scope: scope) { _ in
+            try registry.register(.engine) { _ in
                 made.increment()
                 return V8()
-            }
+            }.scope(scope)
             try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }
             try registry.register(.wheel) { r in
                 _ = try r.resolve(.engine)
@@ -26,17 +26,17 @@ struct ScopeTests {
     @Test func graphSharesOneInstancePerTopLevelLookup() throws {
         let made = Counter()
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, scope: .graph) { _ in
+            try registry.register(.engine) { _ in
                 made.increment()
                 return V8()
-            }
+            }.scope(.graph)
             try registry.register(.radio) { r in
                 _ = try r.resolve(.engine)
                 return RadioImpl()
             }
-            try registry.register(.car, injections: [.property(\.radio, .radio)]) { r in
+            try registry.register(.car) { r in
                 CarImpl(engine: try r.resolve(.engine))
-            }
+            }.injecting(\.radio, .radio)
         }
         _ = try registry.makeDestination(to: .car)
         #expect(made.value == 1)
@@ -58,10 +58,10 @@ struct ScopeTests {
         for _ in 0..<20 {
             let made = Counter()
             let registry = try sealedRegistry { registry in
-                try registry.register(.engine, scope: .singleton) { _ in
+                try registry.register(.engine) { _ in
                     made.increment()
                     return V8()
-                }
+                }.scope(.singleton)
             }
             let seen = EventLog()
             onThreads(8) { _ in
@@ -91,10 +91,10 @@ struct ScopeTests {
     @Test func eagerSingletonIsBuiltWhenTheRegistryIsSealed() throws {
         let made = Counter()
         let registry = RouteRegistry()
-        try registry.register(.engine, scope: .eagerSingleton) { _ in
+        try registry.register(.engine) { _ in
             made.increment()
             return V8()
-        }
+        }.scope(.eagerSingleton)
         #expect(made.value == 0)
         try registry.seal()
         #expect(made.value == 1)
@@ -104,7 +104,7 @@ struct ScopeTests {
 
     @Test func anEagerSingletonThatFailsKeepsTheRegistryOpen() throws {
         let registry = RouteRegistry()
-        try registry.register(.engine, scope: .eagerSingleton) { _ in throw Boom() }
+        try registry.register(.engine) { _ in throw Boom() }.scope(.eagerSingleton)
         let error = #expect(throws: RouteError.self) { try registry.seal() }
         #expect(error?.code == .factoryFailed)
         #expect(!registry.isSealed)
@@ -157,10 +157,10 @@ struct ScopeTests {
 
     @Test func aSingletonDependingOnAGraphScopedKeyIsACaptiveDependency() throws {
         let registry = RouteRegistry()
-        try registry.register(.engine, scope: .graph) { _ in V8() }
-        try registry.register(.car, scope: .singleton, dependencies: [.initializer(.engine)]) { r in
+        try registry.register(.engine) { _ in V8() }.scope(.graph)
+        try registry.register(.car) { r in
             CarImpl(engine: try r.resolve(.engine))
-        }
+        }.scope(.singleton).dependencies(.initializer(.engine))
         let report = try registry.validate()
         #expect(report.problems.map(\.code) == [.captiveDependency])
         #expect(
@@ -175,7 +175,7 @@ struct ScopeTests {
         weak var engine: (any Engine)?
         do {
             let child = try sealedRegistry(parent: parent) { registry in
-                try registry.register(.engine, scope: .custom(session)) { _ in V8() }
+                try registry.register(.engine) { _ in V8() }.scope(.custom(session))
             }
             engine = try child.makeDestination(to: .engine)
             #expect(engine != nil)

@@ -82,10 +82,10 @@ struct SealingRaceTests {
             let built = Counter()
             let registry = RouteRegistry()
             do {
-                try registry.register(.engine, scope: .eagerSingleton) { _ in
+                try registry.register(.engine) { _ in
                     built.increment()
                     return V8()
-                }
+                }.scope(.eagerSingleton)
             } catch {
                 log.problem("round \(round): register threw \(error)")
             }
@@ -108,10 +108,10 @@ struct SealingRaceTests {
             let parent = RouteRegistry()
             let child = RouteRegistry(parent: parent)
             do {
-                try parent.register(.engine, scope: .singleton) { _ in V8(horsepower: round) }
-                try child.register(.car, dependencies: [.initializer(.engine)]) { r in
+                try parent.register(.engine) { _ in V8(horsepower: round) }.scope(.singleton)
+                try child.register(.car) { r in
                     CarImpl(engine: try r.resolve(.engine))
-                }
+                }.dependencies(.initializer(.engine))
             } catch {
                 log.problem("round \(round): register threw \(error)")
             }
@@ -147,10 +147,10 @@ struct SealingRaceTests {
 
     @Test func sealingFromAnEagerSingletonsFactoryOnTheSealingThreadIsStillSealInProgress() throws {
         let registry = RouteRegistry()
-        try registry.register(.radio, scope: .eagerSingleton) { [weak registry] _ in
+        try registry.register(.radio) { [weak registry] _ in
             try registry?.seal()
             return RadioImpl()
-        }
+        }.scope(.eagerSingleton)
         let error = #expect(throws: RouteError.self) { try registry.seal() }
         #expect(error?.code == .sealInProgress)
         #expect(

@@ -32,10 +32,10 @@ struct SharedInstanceGuaranteeTests {
 
     @Test func aSingletonFactoryMayWaitForAnotherThreadsLookupInAnotherRegistry() throws {
         let other = try sealedRegistry { registry in
-            try registry.register(.slow.named("b"), scope: .singleton) { _ in SlowImpl("b") }
+            try registry.register(.slow.named("b")) { _ in SlowImpl("b") }.scope(.singleton)
         }
         let registry = try sealedRegistry { registry in
-            try registry.register(.slow.named("a"), scope: .singleton) { _ in
+            try registry.register(.slow.named("a")) { _ in
                 let seen = TestLocked<String?>(nil)
                 let done = Signal()
                 startThread {
@@ -44,7 +44,7 @@ struct SharedInstanceGuaranteeTests {
                 }
                 // Bounded: on an engine that deadlocks here, the wait runs out and the name says so.
                 return SlowImpl(done.wait() ? "a+" + (seen.withLock { $0 } ?? "nothing") : "timed out")
-            }
+            }.scope(.singleton)
         }
         finishesOnItsOwnThread(bound: 20) {
             #expect((try? registry.makeDestination(to: .slow.named("a")).name) == "a+b")
@@ -53,10 +53,10 @@ struct SharedInstanceGuaranteeTests {
 
     @Test func aSingletonFactoryMayWaitForAnotherThreadsLookupOfAnotherRegistration() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.slow.named("b"), scope: .singleton) { _ in SlowImpl("b") }
+            try registry.register(.slow.named("b")) { _ in SlowImpl("b") }.scope(.singleton)
         }
         let outer = try sealedRegistry(parent: registry) { outer in
-            try outer.register(.slow.named("a"), scope: .singleton) { _ in
+            try outer.register(.slow.named("a")) { _ in
                 let seen = TestLocked<String?>(nil)
                 let done = Signal()
                 startThread {
@@ -64,7 +64,7 @@ struct SharedInstanceGuaranteeTests {
                     done.fire()
                 }
                 return SlowImpl(done.wait() ? "a+" + (seen.withLock { $0 } ?? "nothing") : "timed out")
-            }
+            }.scope(.singleton)
         }
         finishesOnItsOwnThread(bound: 20) {
             #expect((try? outer.makeDestination(to: .slow.named("a")).name) == "a+b")
@@ -73,8 +73,8 @@ struct SharedInstanceGuaranteeTests {
 
     @Test func aTransientFactoryThatTouchedAWeakSingletonMayWaitForABackgroundLookup() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.slow.named("weak"), scope: .weakSingleton) { _ in SlowImpl("weak") }
-            try registry.register(.slow.named("other"), scope: .singleton) { _ in SlowImpl("other") }
+            try registry.register(.slow.named("weak")) { _ in SlowImpl("weak") }.scope(.weakSingleton)
+            try registry.register(.slow.named("other")) { _ in SlowImpl("other") }.scope(.singleton)
             try registry.register(.slow.named("outer")) { r in
                 let held = try r.resolve(.slow.named("weak"))
                 let seen = TestLocked<[String]>([])
@@ -99,12 +99,12 @@ struct SharedInstanceGuaranteeTests {
         let queue = DispatchQueue(label: "busy")
         let yStarted = Signal()
         let registry = try sealedRegistry { registry in
-            try registry.register(.slow.named("x"), scope: .singleton) { _ in SlowImpl("x") }
-            try registry.register(.slow.named("y"), scope: .singleton) { _ in
+            try registry.register(.slow.named("x")) { _ in SlowImpl("x") }.scope(.singleton)
+            try registry.register(.slow.named("y")) { _ in
                 yStarted.fire()
                 queue.sync {}  // waits for the queue, which is inside a lookup of x
                 return SlowImpl("y")
-            }
+            }.scope(.singleton)
         }
         queue.async {
             yStarted.wait()
@@ -119,19 +119,19 @@ struct SharedInstanceGuaranteeTests {
         for _ in 0..<20 {
             let built = Counter()
             let registry = try sealedRegistry { registry in
-                try registry.register(.slow.named("lazy"), scope: .singleton) { _ in
+                try registry.register(.slow.named("lazy")) { _ in
                     built.increment()
                     usleep(2_000)
                     return SlowImpl("lazy")
-                }
+                }.scope(.singleton)
             }
             let lazy = try registry.lazy(.slow.named("lazy"))
             let user = try sealedRegistry(parent: registry) { child in
-                try child.register(.slow.named("user"), scope: .singleton) { _ in
+                try child.register(.slow.named("user")) { _ in
                     // Inside a shared build, then the Lazy: the order that inverts a Lazy-then-build lock.
                     usleep(3_000)
                     return SlowImpl("user of " + ((try? lazy.value.name) ?? "nothing"))
-                }
+                }.scope(.singleton)
             }
             finishesOnItsOwnThread(bound: 20) {
                 onThreads(2) { index in
@@ -155,12 +155,12 @@ struct SharedInstanceGuaranteeTests {
         let keys = (0..<8).map { RoutableService.slow.named("parallel\($0)") }
         let registry = try sealedRegistry { registry in
             for key in keys {
-                try registry.register(key, scope: .singleton) { _ in
+                try registry.register(key) { _ in
                     if running.increment() == keys.count {
                         for _ in keys { allRunning.fire() }
                     }
                     return SlowImpl(allRunning.wait(seconds: 10) ? "together" : "alone")
-                }
+                }.scope(.singleton)
             }
         }
         let names = TestLocked<[String]>([])
@@ -178,12 +178,12 @@ struct SharedInstanceGuaranteeTests {
     @Test func aSingletonFactoryLookingUpThroughTheRegistryIntoACycleBackToItselfRunsOnce() throws {
         let calls = Calls()
         let registry = RouteRegistry()
-        try registry.register(.nodeA, scope: .singleton) { _ in
+        try registry.register(.nodeA) { _ in
             calls.a.increment()
             // The registry, not `r`: a nested lookup that joins this one.
             return AImpl(b: try registry.makeDestination(to: .nodeB))
-        }
-        try registry.register(.nodeB, injections: [.property(\.a, .nodeA)]) { _ in BImpl() }
+        }.scope(.singleton)
+        try registry.register(.nodeB) { _ in BImpl() }.injecting(\.a, .nodeA)
         try registry.seal()
         let a = try registry.makeDestination(to: .nodeA)
         #expect(a.b?.a === a)
@@ -195,10 +195,10 @@ struct SharedInstanceGuaranteeTests {
     @Test func aSingletonFactoryAskingTheRegistryForItselfIsACycleErrorNotARecursion() throws {
         let calls = Calls()
         let registry = RouteRegistry()
-        try registry.register(.nodeA, scope: .singleton) { _ in
+        try registry.register(.nodeA) { _ in
             calls.a.increment()
             return AImpl(b: try registry.makeDestination(to: .nodeA).b)
-        }
+        }.scope(.singleton)
         try registry.seal()
         let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .nodeA) }
         #expect(error?.code == .circularDependency)
@@ -209,14 +209,14 @@ struct SharedInstanceGuaranteeTests {
     @Test func aSingletonReadingItsOwnLazyOrProviderWhileBuildingIsACycleErrorAndRunsOnce() throws {
         let calls = Calls()
         let registry = try sealedRegistry { registry in
-            try registry.register(.nodeA.named("lazy"), scope: .singleton) { r in
+            try registry.register(.nodeA.named("lazy")) { r in
                 calls.a.increment()
                 return AImpl(b: try r.lazy(.nodeA.named("lazy")).value.b)
-            }
-            try registry.register(.nodeA.named("provider"), scope: .singleton) { r in
+            }.scope(.singleton)
+            try registry.register(.nodeA.named("provider")) { r in
                 calls.b.increment()
                 return AImpl(b: try r.provider(.nodeA.named("provider"))().b)
-            }
+            }.scope(.singleton)
         }
         for key in [RoutableService.nodeA.named("lazy"), .nodeA.named("provider")] {
             let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: key) }
@@ -235,7 +235,7 @@ struct SharedInstanceGuaranteeTests {
             let calls = Calls()
             let overlapped = TestLocked<[Bool]>([])
             let registry = try sealedRegistry { registry in
-                try registry.register(.nodeA, scope: .singleton) { r in
+                try registry.register(.nodeA) { r in
                     // The first build of each waits until the other has started on the other thread, so
                     // each thread owns one half of the cycle when it asks for the other half.
                     if calls.a.increment() == 1 {
@@ -244,15 +244,15 @@ struct SharedInstanceGuaranteeTests {
                         overlapped.withLock { $0.append(seen) }
                     }
                     return AImpl(b: try r.resolve(.nodeB))
-                }
-                try registry.register(.nodeB, scope: .singleton) { r in
+                }.scope(.singleton)
+                try registry.register(.nodeB) { r in
                     if calls.b.increment() == 1 {
                         bStarted.fire()
                         let seen = aStarted.wait(seconds: 2)
                         overlapped.withLock { $0.append(seen) }
                     }
                     return BImpl(a: try r.resolve(.nodeA))
-                }
+                }.scope(.singleton)
             }
             let codes = TestLocked<[RouteError.Code]>([])
             finishesOnItsOwnThread(bound: 20) {
@@ -276,14 +276,14 @@ struct SharedInstanceGuaranteeTests {
         for _ in 0..<20 {
             let calls = Calls()
             let registry = try sealedRegistry { registry in
-                try registry.register(.nodeA, scope: .singleton, injections: [.property(\.b1, .nodeB)]) { _ in
+                try registry.register(.nodeA) { _ in
                     calls.a.increment()
                     return AImpl(b: nil)
-                }
-                try registry.register(.nodeB, scope: .singleton, injections: [.property(\.a, .nodeA)]) { _ in
+                }.scope(.singleton).injecting(\.b1, .nodeB)
+                try registry.register(.nodeB) { _ in
                     calls.b.increment()
                     return BImpl()
-                }
+                }.scope(.singleton).injecting(\.a, .nodeA)
             }
             let pairs = TestLocked<[String]>([])
             finishesOnItsOwnThread(bound: 20) {
@@ -311,17 +311,14 @@ struct SharedInstanceGuaranteeTests {
     @Test func resetRacingLookupsOfACustomScopedCycleNeverMixesGenerations() throws {
         let scope = CustomScope("chat")
         let registry = try sealedRegistry { registry in
-            try registry.register(
-                .session, scope: .custom(scope), injections: [.property(\.messages, .messageList)]
-            ) { _ in
+            try registry.register(.session) { _ in
                 // Between the session's cell and the message list's: widens the window in which a reset
                 // lands in the middle of a lookup.
                 usleep(50)
                 return SessionImpl()
-            }
-            try registry.register(
-                .messageList, scope: .custom(scope), injections: [.property(\.session, .session)]
-            ) { _ in MessageListImpl() }
+            }.scope(.custom(scope)).injecting(\.messages, .messageList)
+            try registry.register(.messageList) { _ in MessageListImpl() }.scope(.custom(scope)).injecting(
+                \.session, .session)
         }
         let mixed = Counter()
         let stop = TestLocked(false)

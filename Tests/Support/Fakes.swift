@@ -93,7 +93,7 @@ extension RouteRegistry {
     /// - Parameter user: Who is signed in, nil for nobody.
     /// - Throws: `RouteError` when the registry is sealed.
     public func registerFakeSession(user: String?) throws {
-        try register(.userSession, scope: .singleton) { _ in FakeSession(user: user) }
+        try register(.userSession) { _ in FakeSession(user: user) }.scope(.singleton)
     }
 
     /// Registers `cart` as the cart, checking that the caller names an owner as the real module requires.

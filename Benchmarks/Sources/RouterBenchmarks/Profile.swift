@@ -35,7 +35,7 @@ func runProfile(_ arguments: [String]) throws -> UInt {
         }
     case "s3":
         let holders = makeSettingsHolders()
-        try registry.register(.settings, scope: .singleton) { _ in SettingsImpl() }
+        try registry.register(.settings) { _ in SettingsImpl() }.scope(.singleton)
         container.register((any Settings).self) { _ in SettingsImpl() }.inObjectScope(.container)
         try registry.seal()
         for index in 0..<count {

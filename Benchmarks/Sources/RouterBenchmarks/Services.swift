@@ -212,14 +212,14 @@ func makeCycleByHand() -> any CycleA {
 /// - Parameter onMakeA: Called each time A's factory runs (verification only; nil when timing).
 func registerCycle(in registry: RouteRegistry, onMakeA: (@Sendable () -> Void)? = nil) throws {
     if let onMakeA {
-        try registry.register(.cycleA, scope: .graph) { r in
+        try registry.register(.cycleA) { r in
             onMakeA()
             return CycleAImpl(b: try r.resolve(.cycleB))
-        }
+        }.scope(.graph)
     } else {
-        try registry.register(.cycleA, scope: .graph) { r in CycleAImpl(b: try r.resolve(.cycleB)) }
+        try registry.register(.cycleA) { r in CycleAImpl(b: try r.resolve(.cycleB)) }.scope(.graph)
     }
-    try registry.register(.cycleB, injections: [.property(\.a, .cycleA)]) { _ in CycleBImpl() }
+    try registry.register(.cycleB) { _ in CycleBImpl() }.injecting(\.a, .cycleA)
 }
 
 func registerCycle(in container: Container, onMakeA: (() -> Void)? = nil) {

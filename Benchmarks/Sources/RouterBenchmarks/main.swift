@@ -95,7 +95,7 @@ do {
     log("s3 …")
     let holders = makeSettingsHolders()
     let registry3 = RouteRegistry()
-    try registry3.register(.settings, scope: .singleton) { _ in SettingsImpl() }
+    try registry3.register(.settings) { _ in SettingsImpl() }.scope(.singleton)
     try registry3.seal()
     let container3 = Container()
     container3.register((any Settings).self) { _ in SettingsImpl() }.inObjectScope(.container)
@@ -362,10 +362,10 @@ do {
             })
         let registry9 = RouteRegistry()
         for index in 0..<8 {
-            try registry9.register(.settings.named("s9-\(index)"), scope: .singleton) { _ in
+            try registry9.register(.settings.named("s9-\(index)")) { _ in
                 usleep(1_000)
                 return SettingsImpl()
-            }
+            }.scope(.singleton)
         }
         try registry9.seal()
         s9[.router, default: []].append(

@@ -18,7 +18,7 @@ public struct AccountModule: RouteModule {
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
         let scope = userScope
-        try registry.register(.userSession, scope: .singleton) { _ in SessionStore(userScope: scope) }
+        try registry.register(.userSession) { _ in SessionStore(userScope: scope) }.scope(.singleton)
     }
 }
 

@@ -19,20 +19,20 @@ public struct CartModule: RouteModule {
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
-        try registry.register(.cart, configuration: CartConfiguration.init, scope: .custom(userScope)) { config, _ in
+        try registry.register(.cart, configuration: CartConfiguration.init) { config, _ in
             ShoppingCart(owner: try config.require(config.owner, setBy: "constructCart(owner:)"))
-        }
-        try registry.register(.badgeCounter, dependencies: [.initializer(.userSession), .initializer(.cart)]) { r in
+        }.scope(.custom(userScope))
+        try registry.register(.badgeCounter) { r in
             guard let user = try r.resolveIfRegistered(.userSession)?.currentUser else {
                 return CartBadge(count: 0)
             }
             let cart = try r.makeDestination(to: .cart) { $0.constructCart(owner: user) }
             return CartBadge(count: cart.items.count)
-        }
-        try registry.register(.cartScreen, dependencies: [.initializer(.userSession), .initializer(.cart)]) { r in
+        }.dependencies(.initializer(.userSession), .initializer(.cart))
+        try registry.register(.cartScreen) { r in
             guard let user = try r.resolve(.userSession).currentUser else { throw SignInNeeded() }
             return CartPage(cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) })
-        }
+        }.dependencies(.initializer(.userSession), .initializer(.cart))
         try registry.register(path: "cart", to: .cartScreen)
     }
 }

@@ -12,22 +12,18 @@ public struct CatalogModule: RouteModule {
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
-        try registry.register(.catalog, scope: .singleton, identifier: "books/search") { _ in
+        try registry.register(.catalog) { _ in
             InMemoryCatalog(books: Self.stock)
-        }
-        try registry.register(
-            .searchScreen, configuration: SearchScreenConfiguration.init, dependencies: [.initializer(.catalog)]
-        ) { config, r in
+        }.scope(.singleton).identifier("books/search")
+        try registry.register(.searchScreen, configuration: SearchScreenConfiguration.init) { config, r in
             let query = try config.require(config.query, setBy: "constructSearchResults(query:)")
             return SearchResultsPage(query: query, results: try r.resolve(.catalog).search(query))
-        }
-        try registry.register(
-            .bookScreen, configuration: BookScreenConfiguration.init, dependencies: [.initializer(.catalog)]
-        ) { config, r in
+        }.dependencies(.initializer(.catalog))
+        try registry.register(.bookScreen, configuration: BookScreenConfiguration.init) { config, r in
             let id = try config.require(config.bookID, setBy: "constructBookScreen(bookID:)")
             guard let book = try r.resolve(.catalog).book(id: id) else { throw BookNotFound(id: id) }
             return BookPage(book: book)
-        }
+        }.dependencies(.initializer(.catalog))
         try registry.register(path: "books/:id(Int)", to: .bookScreen) { config, parameters in
             config.constructBookScreen(bookID: try parameters.int("id"))
         }

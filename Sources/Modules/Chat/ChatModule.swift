@@ -20,31 +20,25 @@ public struct ChatModule: RouteModule {
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
-        try registry.register(
-            .chatSession, scope: .custom(userScope), dependencies: [.initializer(.userSession)],
-            injections: [.property(\.messageList, .messageList)]
-        ) { r in
+        try registry.register(.chatSession) { r in
             SupportChat(user: try r.resolve(.userSession).currentUser ?? "guest")
+        }.scope(.custom(userScope)).dependencies(.initializer(.userSession)).injecting(\.messageList, .messageList)
+        try registry.register(.messageList, factory: { _ in Transcript() }).scope(.custom(userScope)).injecting(
+            \.session, .chatSession
+        ).didFinishPrepare { list, _ in
+            if list.messages.isEmpty, let user = list.session?.user {
+                list.append(ChatMessage(sender: "support", text: "Hi \(user), how can we help?"))
+            }
         }
-        try registry.register(
-            .messageList, scope: .custom(userScope), injections: [.property(\.session, .chatSession)],
-            didFinishPrepare: { list, _ in
-                if list.messages.isEmpty, let user = list.session?.user {
-                    list.append(ChatMessage(sender: "support", text: "Hi \(user), how can we help?"))
-                }
-            },
-            factory: { _ in Transcript() })
         let badgeNeeds: [RouteDependency] = [.initializer(.userSession), .initializer(.chatSession)]
-        try registry.register(.badgeCounter, dependencies: badgeNeeds) { r in
+        try registry.register(.badgeCounter) { r in
             guard try r.resolveIfRegistered(.userSession)?.currentUser != nil else { return ChatBadge(count: 0) }
             return ChatBadge(count: try r.resolve(.chatSession).unreadCount)
-        }
-        try registry.register(
-            .chatScreen, dependencies: [.initializer(.chatSession), .initializer(.messageList)],
-            hooks: RouteHooks(didPerform: { screen in screen.session.markAllRead() })
-        ) { r in
+        }.dependencies(badgeNeeds)
+        try registry.register(.chatScreen) { r in
             ChatPage(session: try r.resolve(.chatSession), list: try r.resolve(.messageList))
-        }
+        }.dependencies(.initializer(.chatSession), .initializer(.messageList)).hooks(
+            RouteHooks(didPerform: { screen in screen.session.markAllRead() }))
         try registry.register(path: "chat", to: .chatScreen)
     }
 }

@@ -22,29 +22,24 @@ public struct CheckoutModule: RouteModule {
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
-        try registry.register(.orderHistory, scope: .custom(userScope)) { _ in OrderList() }
-        try registry.register(
-            .checkout,
-            dependencies: [
-                .initializer(.userSession), .initializer(.cart), .lazy(.paymentProcessing),
-                .initializer(.orderHistory),
-            ]
-        ) { r in
+        try registry.register(.orderHistory) { _ in OrderList() }.scope(.custom(userScope))
+        try registry.register(.checkout) { r in
             guard let user = try r.resolve(.userSession).currentUser else { throw CheckoutFailure.signedOut }
             return CartCheckout(
                 customer: user,
                 cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) },
                 payment: try r.lazy(.paymentProcessing),
                 history: try r.resolve(.orderHistory))
-        }
-        let badgeNeeds: [RouteDependency] = [.initializer(.userSession), .initializer(.orderHistory)]
-        try registry.register(.badgeCounter, dependencies: badgeNeeds) { r in
+        }.dependencies(
+            .initializer(.userSession), .initializer(.cart), .lazy(.paymentProcessing),
+            .initializer(.orderHistory))
+        try registry.register(.badgeCounter) { r in
             guard try r.resolveIfRegistered(.userSession)?.currentUser != nil else { return OrdersBadge(count: 0) }
             return OrdersBadge(count: try r.resolve(.orderHistory).receipts.count)
-        }
-        try registry.register(.checkoutScreen, dependencies: [.initializer(.checkout)]) { r in
+        }.dependencies(.initializer(.userSession), .initializer(.orderHistory))
+        try registry.register(.checkoutScreen) { r in
             ReceiptPage(receipt: try r.resolve(.checkout).placeOrder())
-        }
+        }.dependencies(.initializer(.checkout))
     }
 }
 

@@ -11,13 +11,13 @@ public struct NotificationsModule: RouteModule {
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
-        try registry.register(.badgeCounter, dependencies: [.initializer(.userSession)]) { r in
+        try registry.register(.badgeCounter) { r in
             let signedIn = try r.resolveIfRegistered(.userSession)?.currentUser != nil
             return NewsBadge(count: signedIn ? 0 : 1)
-        }
-        try registry.register(.badge, dependencies: [.many(.badgeCounter)]) { r in
+        }.dependencies(.initializer(.userSession))
+        try registry.register(.badge) { r in
             BadgeSummary(try r.resolveAll(.badgeCounter))
-        }
+        }.dependencies(.many(.badgeCounter))
     }
 }
 

@@ -18,7 +18,7 @@ public struct PaymentsModule: RouteModule {
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
         let limit = cardLimitCents
-        try registry.register(.paymentGateway, scope: .singleton) { _ in SimulatedGateway(limit: limit) }
+        try registry.register(.paymentGateway) { _ in SimulatedGateway(limit: limit) }.scope(.singleton)
     }
 }
 

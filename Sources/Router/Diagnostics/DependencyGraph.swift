@@ -70,7 +70,11 @@ public struct DependencyGraph: Sendable {
         for layer in chain.reversed() { all += layer.entries }
         var index: [ObjectIdentifier: Int] = [:]
         for (position, entry) in all.enumerated() { index[ObjectIdentifier(entry)] = position }
-        nodes = all.map { Node(key: $0.key.full, name: $0.key.short, scope: $0.scope.description, owner: $0.owner) }
+        nodes = all.map {
+            Node(
+                key: $0.key.full, name: $0.key.short, scope: $0.scope.description,
+                owner: $0.site.module ?? "RouteRegistry")
+        }
         var edges: [Edge] = []
         for (position, entry) in all.enumerated() {
             for dependency in entry.dependencies {

@@ -75,7 +75,7 @@ extension RouteError {
             reason:
                 "\(key.full) has \(count) registrations that take the arguments \(given.types), and none is the default.",
             hint:
-                "Registrations of one key are told apart by their argument types; for the same types, mark one with isDefault: true, or tag or name the others."
+                "Registrations of one key are told apart by their argument types; for the same types, mark one with .asDefault(), or tag or name the others."
         )
     }
 
@@ -140,4 +140,10 @@ extension RouteError {
                 "Internal error: the registration of \(entry.key.full) makes \(entry.destinationType), which is filed under a key of \(TypeName.of(expected)).",
             hint: "Please report this: a key's identity must come from its static destination type.")
     }
+}
+
+extension RouteError {
+    /// The advice for a key that has several registrations where one was expected.
+    static let severalRegistrationsHint =
+        "Mark exactly one with .asDefault(), tag the others, or look them all up with resolveAll. Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:))."
 }

@@ -96,6 +96,7 @@ extension RouteError {
             case routeCancelled
             case destinationLeaked
             case exclusiveRegistration
+            case mainActorRequired
         }
 
         private let value: Value
@@ -156,5 +157,7 @@ extension RouteError {
         public static let destinationLeaked = Code(.destinationLeaked)
         /// A registration claimed a key exclusively, and another registration serves it too.
         public static let exclusiveRegistration = Code(.exclusiveRegistration)
+        /// A key whose factory runs on the main actor was looked up from another thread.
+        public static let mainActorRequired = Code(.mainActorRequired)
     }
 }

@@ -38,6 +38,21 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
         self.name = nil
     }
 
+    /// Declares `Destination` routable and makes its key: the one-line form of ``init(declaring:)``.
+    /// Call it only inside the declaring extension:
+    ///
+    /// ```swift
+    /// extension RoutableService<any Engine> {
+    ///     nonisolated static var engine: Self { .init() }
+    /// }
+    /// ```
+    @inlinable
+    public init() {
+        self.id = KeyID(type: ObjectIdentifier(Destination.self), kind: .service)
+        self.tag = nil
+        self.name = nil
+    }
+
     @inlinable
     init(id: KeyID, tag: Any.Type?, name: String? = nil) {
         self.id = id

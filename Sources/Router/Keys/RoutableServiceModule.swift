@@ -30,6 +30,19 @@ public struct RoutableServiceModule<Configuration, Destination>: Sendable, Hasha
         self.id = KeyID(type: ObjectIdentifier(Configuration.self), kind: .module)
     }
 
+    /// Declares a module routable and makes its key: the one-line form of ``init(declaring:making:)``.
+    /// Call it only inside the declaring extension:
+    ///
+    /// ```swift
+    /// extension RoutableServiceModule<any CartModuleConfig, any Cart> {
+    ///     nonisolated static var cart: Self { .init() }
+    /// }
+    /// ```
+    @inlinable
+    public init() {
+        self.id = KeyID(type: ObjectIdentifier(Configuration.self), kind: .module)
+    }
+
     /// The key as it reads in messages, for example `RoutableServiceModule<any CartModuleConfig>`.
     public var description: String { keyDescription.full }
 

@@ -10,26 +10,42 @@ extension RouteRegistry {
     /// }
     /// ```
     ///
-    /// Sealing reports an adapter whose provided key has no router.
+    /// Sealing reports an adapter whose provided key has no router. The adapted instances are transient
+    /// unless a modifier says otherwise (the provided destination keeps its own scope).
+    ///
+    /// The adapter closure is compiled like any function: `{ $0 }` compiles exactly when the provided
+    /// protocol refines the required one (or the provided type otherwise converts to it implicitly). When
+    /// the provided destination conforms only at run time, cast: `{ $0 as? RequiredLogin }`; a nil result
+    /// fails the lookup with ``RouteError/Code/destinationTypeMismatch``, naming both protocols.
     /// - Parameters:
     ///   - required: The key the requiring module looks up.
     ///   - provided: The key the providing module registers.
-    ///   - scope: The scope of the adapted instances (default ``Scope/transient``; the provided destination
-    ///     keeps its own scope).
-    ///   - adapter: Turns the provided destination into the required one; `{ $0 }` when it already conforms.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - adapter: Turns the provided destination into the required one.
+    /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
     public func adapt<Required, Provided>(
-        _ required: RoutableService<Required>, to provided: RoutableService<Provided>, scope: Scope = .transient,
-        adapter: @escaping @Sendable (Provided) throws -> Required
-    ) throws {
-        try add { order, owner in
-            Entry(
-                id: required.id, key: required.keyDescription, scope: scope, order: order,
-                dependencies: [.initializer(provided)], identifier: nil, isDefault: false, owner: owner,
-                injections: [], didFinish: nil, adapterTarget: provided.keyDescription
-            ) { resolver in
-                try adapter(try resolver.resolve(provided))
-            }
+        _ required: RoutableService<Required>, to provided: RoutableService<Provided>,
+        file: StaticString = #fileID, line: UInt = #line,
+        adapter: @escaping @Sendable (Provided) throws -> Required?
+    ) throws -> Registration<Required, Required> {
+        let requiredKey = required.keyDescription
+        let providedKey = provided.keyDescription
+        var spec = RegistrationSpec<Required> { resolver in
+            let made = try resolver.resolve(provided)
+            if let adapted = try adapter(made) { return adapted }
+            throw RouteError(
+                .destinationTypeMismatch, key: requiredKey.full, path: resolver.pathHere(requiredKey.short),
+                reason:
+                    "The adapter from \(requiredKey.full) to \(providedKey.full) gave nil: the \(TypeName.of(type(of: made as Any))) it was given is not a \(TypeName.of(Required.self)).",
+                hint:
+                    "Make the provided destination adopt \(TypeName.of(Required.self)), or convert it in the adapter instead of casting."
+            )
         }
+        spec.dependencies = [.initializer(provided)]
+        spec.adapterTarget = providedKey
+        return try add(id: required.id, key: requiredKey, file: file, line: line, spec: spec)
     }
 }

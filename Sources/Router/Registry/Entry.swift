@@ -12,7 +12,12 @@ class AnyEntry: @unchecked Sendable {
     let destinationMetatype: Any.Type
     /// The destination's type as it reads in messages; built on demand (see ``KeyDescription``).
     var destinationType: String { TypeName.of(destinationMetatype) }
-    let owner: String
+    /// Where the registration was made: its module, file and line.
+    let site: RegistrationSite
+    /// Where the registration was made, as messages name it: `CarModule (Cars.swift:12)`.
+    var owner: String { site.description }
+    /// Whether the factory runs on the main actor (``RouteRegistry/register(_:file:line:onMainActor:)``).
+    let isMainActor: Bool
     /// What few registrations have, kept out of line: nil when the registration has none of it, so that
     /// a plain registration stores, copies and releases none of these fields.
     private let options: Options?
@@ -33,9 +38,9 @@ class AnyEntry: @unchecked Sendable {
 
     init(
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
-        identifier: String?, isDefault: Bool, destinationType: Any.Type, owner: String, needsPreparation: Bool,
-        configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?, adapterTarget: KeyDescription?,
-        isExclusive: Bool
+        identifier: String?, isDefault: Bool, destinationType: Any.Type, site: RegistrationSite,
+        needsPreparation: Bool, configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?,
+        adapterTarget: KeyDescription?, isExclusive: Bool, isMainActor: Bool
     ) {
         self.id = id
         self.key = key
@@ -44,7 +49,8 @@ class AnyEntry: @unchecked Sendable {
         self.dependencies = dependencies
         self.isDefault = isDefault
         self.destinationMetatype = destinationType
-        self.owner = owner
+        self.site = site
+        self.isMainActor = isMainActor
         self.needsPreparation = needsPreparation
         self.isPlainTransient = scope.kind == .transient && !needsPreparation
         if identifier != nil || configurationConforms != nil || argumentTypes != nil || adapterTarget != nil {
@@ -87,6 +93,9 @@ class AnyEntry: @unchecked Sendable {
     func buildErased(_ resolver: inout Resolver) throws -> Any {
         throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
     }
+
+    /// The registrations of the other keys this one serves; made at sealing.
+    func alsoEntries() -> [AnyEntry] { [] }
 
     /// Whether the registration has an async factory.
     var isAsync: Bool { false }
@@ -144,162 +153,112 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let explicitDependencies: [RouteDependency]?
         let asyncCell: AsyncSharedCell<Destination>?
         let hooks: RouteHooks<Destination>
+        let alsoKeys: [AlsoKey<Destination>]
 
         init(
-            asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?,
-            makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?, configurationMetatype: Any.Type?,
-            explicitDependencies: [RouteDependency]?, asyncCell: AsyncSharedCell<Destination>?,
-            hooks: RouteHooks<Destination>
+            spec: RegistrationSpec<Destination>, explicitDependencies: [RouteDependency]?,
+            asyncCell: AsyncSharedCell<Destination>?
         ) {
-            self.asyncFactory = asyncFactory
-            self.makeConfiguration = makeConfiguration
-            self.configurationMetatype = configurationMetatype
+            self.asyncFactory = spec.asyncFactory
+            self.makeConfiguration = spec.makeConfiguration
+            self.configurationMetatype = spec.configurationType
             self.explicitDependencies = explicitDependencies
             self.asyncCell = asyncCell
-            self.hooks = hooks
+            self.hooks = spec.hooks
+            self.alsoKeys = spec.alsoKeys
         }
     }
 
-    /// Makes a registration. `injections` run in order after the factory, then `didFinish`.
-    convenience init(
-        id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
-        identifier: String?, isDefault: Bool, owner: String,
-        injections: [Injection<Destination>],
-        didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?,
-        makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? = nil,
-        configurationType: Any.Type? = nil,
-        configurationConforms: (@Sendable () -> Bool)? = nil,
-        argumentTypes: Any.Type? = nil,
-        adapterTarget: KeyDescription? = nil,
-        asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)? = nil,
-        hooks: RouteHooks<Destination> = RouteHooks(),
-        isExclusive: Bool = false,
-        factory: @escaping @Sendable (inout Resolver) throws -> Destination
-    ) {
-        self.init(
-            id: id, key: key, scope: scope, order: order, dependencies: dependencies, identifier: identifier,
-            isDefault: isDefault, owner: owner, injections: injections, hasInjections: !injections.isEmpty,
-            didFinish: didFinish, makeConfiguration: makeConfiguration, configurationType: configurationType,
-            configurationConforms: configurationConforms, argumentTypes: argumentTypes, adapterTarget: adapterTarget,
-            asyncFactory: asyncFactory, hooks: hooks, isExclusive: isExclusive, factory: factory)
-    }
-
-    /// Makes a registration; `hasInjections` is `!injections.isEmpty`, which callers that know
-    /// `Destination` read without the run-time metadata look-up it costs here.
-    private init(
-        id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
-        identifier: String?, isDefault: Bool, owner: String,
-        injections: [Injection<Destination>], hasInjections: Bool,
-        didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?,
-        makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?,
-        configurationType: Any.Type?,
-        configurationConforms: (@Sendable () -> Bool)?,
-        argumentTypes: Any.Type?,
-        adapterTarget: KeyDescription?,
-        asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?,
-        hooks: RouteHooks<Destination>,
-        isExclusive: Bool,
-        factory: @escaping @Sendable (inout Resolver) throws -> Destination
-    ) {
-        // This initializer runs unspecialized for every registration, so it avoids generic library calls
-        // (`Optional.map`, `Array.+`, `compactMap`, even `Array.count`) on `Destination`-dependent types:
-        // each such call looks up type metadata at run time, which cost more than the rest of a
-        // registration together.
-        self.factory = factory
-        self.injections = injections
-        self.didFinish = didFinish
-        let cells = Self.cells(for: scope.kind, isAsync: asyncFactory != nil)
+    /// Makes a registration from everything its modifiers said (see ``RegistrationSpec``).
+    ///
+    /// This initializer runs unspecialized, so it avoids generic library calls (`Optional.map`, `Array.+`,
+    /// `compactMap`, even `Array.count`) on `Destination`-dependent types: each such call looks up type
+    /// metadata at run time, which cost more than the rest of a registration together.
+    init(id: KeyID, key: KeyDescription, order: Int, site: RegistrationSite, spec: RegistrationSpec<Destination>) {
+        self.factory = spec.factory
+        self.injections = spec.injections
+        self.didFinish = spec.didFinish
+        let cells = Self.cells(for: spec.scope.kind, isAsync: spec.asyncFactory != nil)
         self.singleton = cells.singleton
         self.singletonRef = cells.singletonRef
         self.weakCell = cells.weak
-        let declared = hasInjections ? Self.declared(dependencies, injections) : dependencies
-        let explicit = declared.count == dependencies.count ? nil : dependencies
-        if asyncFactory != nil || makeConfiguration != nil || configurationType != nil || explicit != nil
-            || cells.async != nil || Self.hasHooks(hooks)
+        let hasInjections = !spec.injections.isEmpty
+        let declared = hasInjections ? Self.declared(spec.dependencies, spec.injections) : spec.dependencies
+        let explicit = declared.count == spec.dependencies.count ? nil : spec.dependencies
+        if spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
+            || explicit != nil || cells.async != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty
         {
-            self.extras = Extras(
-                asyncFactory: asyncFactory, makeConfiguration: makeConfiguration,
-                configurationMetatype: configurationType, explicitDependencies: explicit, asyncCell: cells.async,
-                hooks: hooks)
+            self.extras = Extras(spec: spec, explicitDependencies: explicit, asyncCell: cells.async)
         } else {
             self.extras = nil
         }
         super.init(
-            id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
-            isDefault: isDefault, destinationType: Destination.self, owner: owner,
-            needsPreparation: hasInjections || didFinish != nil, configurationConforms: configurationConforms,
-            argumentTypes: argumentTypes, adapterTarget: adapterTarget, isExclusive: isExclusive)
+            id: id, key: key, scope: spec.scope, order: order, dependencies: declared,
+            identifier: spec.identifier, isDefault: spec.isDefault, destinationType: Destination.self, site: site,
+            needsPreparation: hasInjections || spec.didFinish != nil,
+            configurationConforms: spec.configurationConforms, argumentTypes: spec.argumentTypes,
+            adapterTarget: spec.adapterTarget, isExclusive: spec.isExclusive, isMainActor: spec.isMainActor)
     }
 
-    /// Makes a plain service registration, as `RouteRegistry.register(_:scope:…factory:)` files it;
-    /// `prepare`, if any, runs after `injections`, and `hasInjections` is `!injections.isEmpty`.
+    /// Makes a service registration with nothing but a factory: what ``RouteRegistry/register(_:file:line:factory:)``
+    /// files before any modifier runs. Most registrations stay so, and passing and storing an empty
+    /// ``RegistrationSpec`` costs about as much as the rest of the registration.
     ///
     /// The registering code is inlined into the caller, so the caller allocates the entry with type
-    /// metadata it caches, instead of this module looking `Entry<Destination>` up for each registration;
-    /// and this initializer sets the fields itself rather than passing twenty arguments on to another.
+    /// metadata it caches, instead of this module looking `Entry<Destination>` up for each registration.
+    /// `noInjections` is the caller's empty injection list: an empty array made here would need its element
+    /// type's metadata looked up.
     @usableFromInline
     init(
-        service id: KeyID, tag: Any.Type?, name: String?, scope: Scope, order: Int, dependencies: [RouteDependency],
-        identifier: String?, isDefault: Bool, owner: String, injections: [Injection<Destination>],
-        hasInjections: Bool, prepare: (@Sendable (Destination, inout Resolver) throws -> Void)?,
-        didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?,
-        hooks: RouteHooks<Destination>, isExclusive: Bool,
-        factory: @escaping @Sendable (inout Resolver) throws -> Destination
-    ) {
-        // Unspecialized, like the general initializer: see the note there.
-        var steps = injections
-        if let prepare { steps.append(Injection.run(prepare)) }
-        self.factory = factory
-        self.injections = steps
-        self.didFinish = didFinish
-        let cells = Self.cells(for: scope.kind, isAsync: false)
-        self.singleton = cells.singleton
-        self.singletonRef = cells.singletonRef
-        self.weakCell = cells.weak
-        let declared = hasInjections ? Self.declared(dependencies, injections) : dependencies
-        let explicit = declared.count == dependencies.count ? nil : dependencies
-        if explicit != nil || Self.hasHooks(hooks) {
-            self.extras = Extras(
-                asyncFactory: nil, makeConfiguration: nil, configurationMetatype: nil, explicitDependencies: explicit,
-                asyncCell: nil, hooks: hooks)
-        } else {
-            self.extras = nil
-        }
-        // The key's parts rather than the key: a `RoutableService<Destination>` argument would need its
-        // metadata looked up here.
-        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag, name: name)
-        super.init(
-            id: id, key: key, scope: scope, order: order, dependencies: declared, identifier: identifier,
-            isDefault: isDefault, destinationType: Destination.self, owner: owner,
-            needsPreparation: hasInjections || prepare != nil || didFinish != nil, configurationConforms: nil,
-            argumentTypes: nil, adapterTarget: nil, isExclusive: isExclusive)
-    }
-
-    /// Makes a service registration with nothing but a scope, a default flag and a factory: no identifier,
-    /// declared dependency, injection, preparation, hook or exclusivity. Most registrations are such,
-    /// and passing and storing the empty rest costs about as much as the rest of the registration.
-    ///
-    /// `noInjections` is the caller's empty injection list: an empty array made here would need its
-    /// element type's metadata looked up.
-    @usableFromInline
-    init(
-        plainService id: KeyID, tag: Any.Type?, name: String?, scope: Scope, order: Int, isDefault: Bool, owner: String,
+        plainService id: KeyID, tag: Any.Type?, name: String?, order: Int, site: RegistrationSite,
         noInjections: [Injection<Destination>], factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) {
         // Unspecialized, like the general initializer: see the note there.
         self.factory = factory
         self.injections = noInjections
         self.didFinish = nil
-        let cells = Self.cells(for: scope.kind, isAsync: false)
-        self.singleton = cells.singleton
-        self.singletonRef = cells.singletonRef
-        self.weakCell = cells.weak
+        self.singleton = nil
+        self.singletonRef = nil
+        self.weakCell = nil
         self.extras = nil
+        // The key's parts rather than the key: a `RoutableService<Destination>` argument would need its
+        // metadata looked up here.
         let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag, name: name)
         super.init(
-            id: id, key: key, scope: scope, order: order, dependencies: [], identifier: nil, isDefault: isDefault,
-            destinationType: Destination.self, owner: owner, needsPreparation: false, configurationConforms: nil,
-            argumentTypes: nil, adapterTarget: nil, isExclusive: false)
+            id: id, key: key, scope: .transient, order: order, dependencies: [], identifier: nil, isDefault: false,
+            destinationType: Destination.self, site: site, needsPreparation: false, configurationConforms: nil,
+            argumentTypes: nil, adapterTarget: nil, isExclusive: false, isMainActor: false)
+    }
+
+    /// What this registration was made from, for a modifier to change and the registry to make anew.
+    var spec: RegistrationSpec<Destination> {
+        var spec = RegistrationSpec(factory: factory)
+        spec.scope = scope
+        spec.identifier = identifier
+        spec.isDefault = isDefault
+        spec.dependencies = explicitDependencies
+        spec.injections = injections
+        spec.didFinish = didFinish
+        spec.hooks = hooks
+        spec.isExclusive = isExclusive
+        spec.makeConfiguration = makeConfiguration
+        spec.configurationType = configurationMetatype
+        spec.configurationConforms = configurationConforms
+        spec.argumentTypes = argumentTypes
+        spec.adapterTarget = adapterTarget
+        spec.asyncFactory = asyncFactory
+        spec.isMainActor = isMainActor
+        spec.alsoKeys = extras?.alsoKeys ?? []
+        return spec
+    }
+
+    /// The registrations that serve the other keys this one was registered for (``Registration/also(_:)``),
+    /// made when the registry is sealed.
+    override func alsoEntries() -> [AnyEntry] {
+        guard let extras, !extras.alsoKeys.isEmpty else { return [] }
+        var made: [AnyEntry] = []
+        for also in extras.alsoKeys { made.append(also.make(self)) }
+        return made
     }
 
     /// The shared-instance cells a registration of scope `kind` needs; nil where it needs none.
@@ -360,12 +319,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     }
 
     override func freshCopy() -> AnyEntry {
-        Entry(
-            id: id, key: key, scope: scope, order: order, dependencies: explicitDependencies,
-            identifier: identifier, isDefault: isDefault, owner: owner, injections: injections,
-            didFinish: didFinish, makeConfiguration: makeConfiguration, configurationType: configurationMetatype,
-            configurationConforms: configurationConforms, argumentTypes: argumentTypes, adapterTarget: adapterTarget,
-            asyncFactory: asyncFactory, hooks: hooks, isExclusive: isExclusive, factory: factory)
+        Entry(id: id, key: key, order: order, site: site, spec: spec)
     }
 
     override func makeConfigurationObject() -> AnyObject? { makeConfiguration?() }

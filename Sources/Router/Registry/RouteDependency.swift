@@ -25,7 +25,7 @@ public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     /// How the dependency reaches the destination.
     public let kind: Kind
 
-    private init(id: KeyID, key: KeyDescription, kind: Kind) {
+    init(id: KeyID, key: KeyDescription, kind: Kind) {
         self.id = id
         self.key = key
         self.kind = kind

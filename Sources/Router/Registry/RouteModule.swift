@@ -3,7 +3,7 @@
 /// ```swift
 /// struct CatalogModule: RouteModule {
 ///     func register(in registry: RouteRegistry) throws {
-///         try registry.register(.catalog, scope: .singleton) { _ in Catalog() }
+///         try registry.register(.catalog) { _ in Catalog() }.scope(.singleton)
 ///     }
 /// }
 /// let registry = try RouteRegistry(modules: [CatalogModule(), CartModule()])

@@ -9,61 +9,48 @@ extension RouteRegistry {
     /// ```
     ///
     /// A lookup whose arguments differ in number or type fails with ``RouteError/Code/argumentMismatch``,
-    /// naming the expected and the given types; it never gives nil.
+    /// naming the expected and the given types; it never gives nil. A key may be registered once per
+    /// argument list: the types a lookup passes pick the registration. A shared instance keeps the
+    /// arguments of the lookup that built it.
     /// - Parameters:
     ///   - key: The key the factory serves.
     ///   - first: The first argument's type.
     ///   - rest: The other arguments' types, in order.
-    ///   - scope: How long instances live (default ``Scope/transient``); a shared instance keeps the
-    ///     arguments of the lookup that built it.
-    ///   - identifier: A string under which the destination can also be looked up.
-    ///   - isDefault: Whether a single lookup picks this registration when the key has several.
-    ///   - dependencies: Keys the factory resolves, declared for validation and graph export.
-    ///   - injections: Property and method injections, run after creation in this order.
-    ///   - prepare: The router's preparation hook, run after `injections`.
-    ///   - didFinishPrepare: Runs once every preparation of the destination has run.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
     ///   - factory: Makes the destination from the resolver and the arguments.
+    /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
     public func register<Destination, First, each Argument>(
         _ key: RoutableService<Destination>,
         arguments first: First.Type, _ rest: repeat (each Argument).Type,
-        scope: Scope = .transient,
-        identifier: String? = nil,
-        isDefault: Bool = false,
-        dependencies: [RouteDependency] = [],
-        injections: [Injection<Destination>] = [],
-        prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
-        didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
-    ) throws {
-        let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
+    ) throws -> Registration<Destination, Destination> {
         let expectedTypes: Any.Type = (First, repeat each Argument).self
         let keyDescription = key.keyDescription
-        try add { order, owner in
-            Entry(
-                id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
-                identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
-                didFinish: didFinishPrepare, argumentTypes: expectedTypes
-            ) { resolver in
-                let given = resolver.input as? ArgumentList
-                resolver.input = nil
-                guard let given else {
-                    throw RouteError(
-                        .argumentMismatch, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
-                        reason:
-                            "\(keyDescription.full) takes the arguments \(TypeName.arguments(expectedTypes)), but none were given.",
-                        hint: "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:).")
-                }
-                guard let (head, tail) = given.value as? (First, (repeat each Argument)) else {
-                    throw RouteError(
-                        .argumentMismatch, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
-                        reason:
-                            "\(keyDescription.full) takes the arguments \(TypeName.arguments(expectedTypes)), but was given \(given.types).",
-                        hint: "Pass arguments of exactly these types, in this order.")
-                }
-                return try factory(&resolver, head, repeat each tail)
+        var spec = RegistrationSpec<Destination> { resolver in
+            let given = resolver.input as? ArgumentList
+            resolver.input = nil
+            guard let given else {
+                throw RouteError(
+                    .argumentMismatch, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
+                    reason:
+                        "\(keyDescription.full) takes the arguments \(TypeName.arguments(expectedTypes)), but none were given.",
+                    hint: "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:).")
             }
+            guard let (head, tail) = given.value as? (First, (repeat each Argument)) else {
+                throw RouteError(
+                    .argumentMismatch, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
+                    reason:
+                        "\(keyDescription.full) takes the arguments \(TypeName.arguments(expectedTypes)), but was given \(given.types).",
+                    hint: "Pass arguments of exactly these types, in this order.")
+            }
+            return try factory(&resolver, head, repeat each tail)
         }
+        spec.argumentTypes = expectedTypes
+        return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
     /// Makes the destination of a key registered with arguments.

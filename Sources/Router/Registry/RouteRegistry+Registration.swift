@@ -1,69 +1,124 @@
 extension RouteRegistry {
-    /// Registers a factory for a service key.
+    /// Registers a factory for a service key; modifiers on the returned ``Registration`` say the rest.
     ///
     /// ```swift
-    /// try registry.register(.car, scope: .graph, injections: [.property(\.radio, .radio)]) { r in
-    ///     CarImpl(engine: try r.resolve(.engine))
-    /// }
+    /// try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }
+    ///     .scope(.graph)
+    ///     .injecting(\.radio, .radio)
     /// ```
     ///
     /// - Parameters:
     ///   - key: The key the factory serves.
-    ///   - scope: How long instances live (default ``Scope/transient``).
-    ///   - identifier: A string under which the destination can also be looked up, e.g. `"settings/profile"`.
-    ///   - isDefault: Whether a single lookup picks this registration when the key has several.
-    ///   - dependencies: Keys the factory resolves, declared for validation and graph export.
-    ///   - injections: Property and method injections, run after creation in this order.
-    ///   - prepare: The router's preparation hook, run after `injections`; it sees what the caller's
-    ///     preparation already set.
-    ///   - didFinishPrepare: Runs once every preparation of the destination has run.
-    ///   - hooks: Per-destination hooks fired for every ``Route`` to these destinations, whoever performs it.
-    ///   - exclusive: Whether this must be the only registration serving the key's protocol (any tag or
-    ///     name); sealing reports any other as an ``RouteError/Code/exclusiveRegistration`` problem.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
     ///   - factory: Makes the destination; looks dependencies up through the resolver.
+    /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @inlinable
+    @inlinable @discardableResult
     public func register<Destination>(
-        _ key: RoutableService<Destination>,
-        scope: Scope = .transient,
-        identifier: String? = nil,
-        isDefault: Bool = false,
-        dependencies: [RouteDependency] = [],
-        injections: [Injection<Destination>] = [],
-        prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
-        didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
-        hooks: RouteHooks<Destination> = RouteHooks(),
-        exclusive: Bool = false,
+        _ key: RoutableService<Destination>, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
-    ) throws {
+    ) throws -> Registration<Destination, Destination> {
         // Inlinable so that the caller, which knows `Destination`, makes the entry: unspecialized here,
-        // each registration would look up the metadata of `Entry<Destination>` at run time. The caller
-        // also sees which options are left out (mostly all), and then passes none of them.
-        let isPlain =
-            identifier == nil && dependencies.isEmpty && injections.isEmpty && prepare == nil
-            && didFinishPrepare == nil && hooks.willPerform == nil && hooks.didPerform == nil
-            && hooks.willRemove == nil && hooks.didRemove == nil && !exclusive
-        if isPlain {
-            // A closure of its own, so that it captures and passes only what it uses.
-            let id = key.id
-            let tag = key.tag
-            let name = key.name
-            try add { order, owner in
-                Entry(
-                    plainService: id, tag: tag, name: name, scope: scope, order: order, isDefault: isDefault,
-                    owner: owner,
-                    noInjections: injections, factory: factory)
-            }
-        } else {
-            try add { order, owner in
-                Entry(
-                    service: key.id, tag: key.tag, name: key.name, scope: scope, order: order,
-                    dependencies: dependencies,
-                    identifier: identifier, isDefault: isDefault, owner: owner, injections: injections,
-                    hasInjections: !injections.isEmpty, prepare: prepare, didFinish: didFinishPrepare, hooks: hooks,
-                    isExclusive: exclusive, factory: factory)
-            }
+        // each registration would look up the metadata of `Entry<Destination>` at run time.
+        let id = key.id
+        let tag = key.tag
+        let name = key.name
+        let index = try add { order, module in
+            Entry(
+                plainService: id, tag: tag, name: name, order: order,
+                site: RegistrationSite(module: module, file: file, line: line), noInjections: [], factory: factory)
         }
+        return Registration(registry: self, index: index)
+    }
+
+    /// Registers a factory whose injections and preparations see the implementation class, so that
+    /// injection points need not be public protocol setters.
+    ///
+    /// ```swift
+    /// try registry.register(.convertible, as: ConvertibleImpl.self) { _ in ConvertibleImpl() }
+    ///     .injecting(\.engine, .engine)          // a property of ConvertibleImpl, not of Convertible
+    /// ```
+    ///
+    /// The factory still returns the key's type, so the compiler checks that `ConvertibleImpl` is one; an
+    /// injection whose destination is not an `implementation` (a factory that returns another class)
+    /// fails with ``RouteError/Code/destinationTypeMismatch``, naming both.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - implementation: The class injections and preparations are typed on.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable @discardableResult
+    public func register<Destination, Implementation: AnyObject>(
+        _ key: RoutableService<Destination>, as implementation: Implementation.Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable (inout Resolver) throws -> Destination
+    ) throws -> Registration<Destination, Implementation> {
+        let registration = try register(key, file: file, line: line, factory: factory)
+        return Registration(registry: self, index: registration.index)
+    }
+
+    /// Registers an initializer as the factory: each parameter is looked up by its type's key, and those
+    /// keys are recorded as the registration's dependencies, so sealing checks them and the graph shows
+    /// them without a `dependencies` list.
+    ///
+    /// ```swift
+    /// final class CarImpl: Car { init(engine: any Engine, radio: any Radio) { … } }
+    /// try registry.register(.car, initializer: CarImpl.init)   // resolves .engine and .radio
+    /// ```
+    ///
+    /// A parameter of type `P` is resolved as `RoutableService<P>` without a tag or name; for tagged keys,
+    /// arguments, ``Lazy`` or many-at-once, write the factory as a closure.
+    /// - Parameters:
+    ///   - key: The key the initializer serves.
+    ///   - initializer: Any function from the dependencies to the destination, usually `SomeClass.init`.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func register<Destination, each Parameter>(
+        _ key: RoutableService<Destination>,
+        initializer: @escaping @Sendable (repeat each Parameter) throws -> Destination,
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        var dependencies: [RouteDependency] = []
+        repeat dependencies.append(.initializer(RoutableService<each Parameter>(wiring: (each Parameter).self)))
+        let registration = try register(key, file: file, line: line) { resolver in
+            try initializer(repeat try resolver.resolve(RoutableService<each Parameter>(wiring: (each Parameter).self)))
+        }
+        return try registration.change { $0.dependencies = dependencies }
+    }
+
+    /// Registers a factory that must run on the main actor: view models and screens.
+    ///
+    /// ```swift
+    /// try registry.register(.profileScreen) { @MainActor r in ProfileScreen(session: try r.resolve(.session)) }
+    /// ```
+    ///
+    /// A lookup made on the main actor stays synchronous. A lookup from any other thread fails with
+    /// ``RouteError/Code/mainActorRequired`` before the factory runs, never a data race: look such keys up
+    /// from main-actor code (`await MainActor.run { … }` from elsewhere).
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination on the main actor.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func register<Destination>(
+        _ key: RoutableService<Destination>, file: StaticString = #fileID, line: UInt = #line,
+        onMainActor factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        let keyDescription = key.keyDescription
+        let registration = try register(key, file: file, line: line) { resolver in
+            try resolver.onMainActor(keyDescription, factory)
+        }
+        return try registration.change { $0.isMainActor = true }
     }
 
     /// Registers a module: a configuration class whose `construct…` calls the caller makes first, and a
@@ -75,55 +130,58 @@ extension RouteRegistry {
     /// }
     /// ```
     ///
-    /// Sealing checks that the configuration class adopts the key's configuration protocol.
+    /// Sealing checks that the configuration class adopts the key's configuration protocol. A shared
+    /// instance is configured by the lookup that builds it.
     /// - Parameters:
     ///   - key: The module key.
     ///   - configuration: Makes a fresh configuration for each lookup.
-    ///   - scope: How long instances live (default ``Scope/transient``). A shared instance is configured
-    ///     by the lookup that builds it.
-    ///   - identifier: A string under which the module can also be looked up (with its default configuration).
-    ///   - isDefault: Whether a single lookup picks this registration when the key has several.
-    ///   - dependencies: Keys the factory resolves, declared for validation and graph export.
-    ///   - injections: Property and method injections, run after creation in this order.
-    ///   - prepare: The router's preparation hook, run after `injections`.
-    ///   - didFinishPrepare: Runs once every preparation of the destination has run.
-    ///   - hooks: Per-destination hooks fired for every ``Route`` to these destinations, whoever performs it.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
     ///   - factory: Makes the destination from the configuration.
+    /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
     public func register<Configuration, Destination, Config: ModuleConfiguration<Destination>>(
         _ key: RoutableServiceModule<Configuration, Destination>,
         configuration: @escaping @Sendable () -> Config,
-        scope: Scope = .transient,
-        identifier: String? = nil,
-        isDefault: Bool = false,
-        dependencies: [RouteDependency] = [],
-        injections: [Injection<Destination>] = [],
-        prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
-        didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
-        hooks: RouteHooks<Destination> = RouteHooks(),
+        file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (Config, inout Resolver) throws -> Destination
-    ) throws {
-        var steps = injections
-        if let prepare { steps.append(Injection.run(prepare)) }
+    ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
-        try add { order, owner in
-            Entry(
-                id: key.id, key: keyDescription, scope: scope, order: order, dependencies: dependencies,
-                identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
-                didFinish: didFinishPrepare, makeConfiguration: configuration,
-                configurationType: Configuration.self,
-                configurationConforms: { configuration() is Configuration }, hooks: hooks
-            ) { resolver in
-                let given = resolver.input
-                resolver.input = nil
-                guard let config = (given ?? configuration()) as? Config else {
-                    throw RouteError(
-                        .destinationTypeMismatch, key: keyDescription.full,
-                        reason:
-                            "The configuration given to \(keyDescription.full) is not a \(TypeName.of(Config.self)).")
-                }
-                return try factory(config, &resolver)
+        var spec = RegistrationSpec<Destination> { resolver in
+            let given = resolver.input
+            resolver.input = nil
+            guard let config = (given ?? configuration()) as? Config else {
+                throw RouteError(
+                    .destinationTypeMismatch, key: keyDescription.full,
+                    reason: "The configuration given to \(keyDescription.full) is not a \(TypeName.of(Config.self)).")
             }
+            return try factory(config, &resolver)
         }
+        spec.makeConfiguration = configuration
+        spec.configurationType = Configuration.self
+        spec.configurationConforms = { configuration() is Configuration }
+        return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
+    }
+
+    /// Files a registration made from `spec`.
+    func add<Destination>(
+        id: KeyID, key: KeyDescription, file: StaticString, line: UInt, spec: RegistrationSpec<Destination>
+    ) throws -> Registration<Destination, Destination> {
+        let index = try add { order, module in
+            Entry(
+                id: id, key: key, order: order, site: RegistrationSite(module: module, file: file, line: line),
+                spec: spec)
+        }
+        return Registration(registry: self, index: index)
+    }
+}
+
+extension RoutableService {
+    /// The key an auto-wired initializer parameter of type `Destination` is looked up by: the untagged,
+    /// unnamed key of its type, the same identity as the declared key (see ``init(declaring:)``).
+    @usableFromInline
+    init(wiring: Destination.Type) {
+        self.init(id: KeyID(type: ObjectIdentifier(Destination.self), kind: .service), tag: nil)
     }
 }

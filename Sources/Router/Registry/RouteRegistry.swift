@@ -119,13 +119,14 @@ public final class RouteRegistry: Sendable {
     }
 
     /// Files the registration `make` returns; `make` runs under the assembly lock and gets the
-    /// registration's position and the module loading it (its owner in messages).
+    /// registration's position and the module loading it, if any.
+    /// - Returns: The registration's position, for its ``Registration`` to modify it.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @usableFromInline
-    func add(_ make: (_ order: Int, _ owner: String) -> AnyEntry) throws {
+    func add(_ make: (_ order: Int, _ module: String?) -> AnyEntry) throws -> Int {
         var rejected: AnyEntry?
-        withAssembly { assembly in
-            let entry = make(assembly.entries.count, assembly.currentModule ?? "RouteRegistry")
+        let index = withAssembly { assembly in
+            let entry = make(assembly.entries.count, assembly.currentModule)
             // The phase is read under the assembly lock (see `isAcceptingRegistrations`), so a registration
             // racing `seal()` either lands in the snapshot sealing takes or is rejected here.
             if !isAcceptingRegistrations {
@@ -133,13 +134,37 @@ public final class RouteRegistry: Sendable {
             } else {
                 assembly.entries.append(entry)
             }
+            return assembly.entries.count - 1
         }
-        if let rejected {
-            throw RouteError(
-                .registrationAfterSeal, key: rejected.key.full,
-                reason: "Cannot register \(rejected.key.full): the registry is already sealed.",
-                hint: "Register every router in a RouteModule before seal(), or use a child registry.")
+        if let rejected { throw lateRegistration(rejected.key.full) }
+        return index
+    }
+
+    /// Makes the registration at `index` anew from its spec as `body` changes it (a ``Registration``
+    /// modifier). The entry there is an `Entry<Destination>`: the registration that returned the index made it.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @usableFromInline
+    func modify<Destination>(
+        _ index: Int, as type: Destination.Type, _ body: (inout RegistrationSpec<Destination>) -> Void
+    ) throws {
+        let late: String? = withAssembly { assembly in
+            let current = assembly.entries[index]
+            guard isAcceptingRegistrations else { return current.key.full }
+            guard let entry = current as? Entry<Destination> else { return nil }
+            var spec = entry.spec
+            body(&spec)
+            assembly.entries[index] = Entry(
+                id: entry.id, key: entry.key, order: entry.order, site: entry.site, spec: spec)
+            return nil
         }
+        if let late { throw lateRegistration(late) }
+    }
+
+    private func lateRegistration(_ key: String) -> RouteError {
+        RouteError(
+            .registrationAfterSeal, key: key,
+            reason: "Cannot register \(key): the registry is already sealed.",
+            hint: "Register every router in a RouteModule before seal(), or use a child registry.")
     }
 
     func addPath(_ make: (_ owner: String) -> PathRoute) throws {
@@ -264,8 +289,12 @@ public final class RouteRegistry: Sendable {
             parentTable = table
         }
         let snapshot = withAssembly { $0 }
+        var entries = snapshot.entries
+        // The registrations that serve a registration's other keys (`Registration.also`), made now that the
+        // registration itself can no longer change.
+        for entry in snapshot.entries { entries += entry.alsoEntries() }
         let table = SealedTable(
-            entries: snapshot.entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer, paths: snapshot.paths)
+            entries: entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer, paths: snapshot.paths)
         return (table, Validator(table: table, assembly: snapshot).report())
     }
 

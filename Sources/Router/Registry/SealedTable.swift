@@ -296,7 +296,7 @@ final class SealedTable: @unchecked Sendable {
                 .ambiguousRegistration, key: key.full, path: path,
                 reason:
                     "\(key.full) has \(candidates.count) registrations (\(names)) and \(defaults == 0 ? "none is" : "\(defaults) are") marked as the default.",
-                hint: "Mark exactly one with isDefault: true, tag the others, or look them all up with resolveAll.")
+                hint: RouteError.severalRegistrationsHint)
         }
         let related = relatedKeys(of: id).map { $0.full }
         let hint =

@@ -63,7 +63,7 @@ struct Validator {
             return RouteError(
                 .ambiguousRegistration, key: table.keys[bucket] == first.id ? first.key.full : "?",
                 reason: "\(first.key.full) has \(defaults.count) registrations marked as the default: \(names).",
-                hint: "Mark exactly one as the default.")
+                hint: "Mark exactly one with .asDefault().")
         }
     }
 
@@ -87,13 +87,14 @@ struct Validator {
                                 "\(entry.key.full) from \(entry.owner) depends on \(dependency.key.full), which has no router.",
                             hint: "Register \(dependency.key.full), or load the module that does."))
                 } else if table.primary(dependency.id) == nil {
+                    let names = candidates.map { "from \($0.owner)" }.joined(separator: " and ")
                     problems.append(
                         RouteError(
                             .ambiguousRegistration, key: dependency.key.full,
                             path: [entry.key.short, dependency.key.short],
                             reason:
-                                "\(entry.key.full) depends on \(dependency.key.full), which has \(candidates.count) registrations and no default.",
-                            hint: "Mark one with isDefault: true, or depend on a tagged key."))
+                                "\(entry.key.full) depends on \(dependency.key.full), which has \(candidates.count) registrations (\(names)) and no default.",
+                            hint: RouteError.severalRegistrationsHint))
                 }
             }
         }
@@ -263,7 +264,7 @@ struct Validator {
                     .exclusiveRegistration, key: exclusive.key.full,
                     reason:
                         "\(exclusive.key.full) is registered exclusively by \(exclusive.owner), but is also served by \(names).",
-                    hint: "Remove the other registrations, or drop exclusive: true."))
+                    hint: "Remove the other registrations, or drop .exclusive()."))
         }
         return problems
     }

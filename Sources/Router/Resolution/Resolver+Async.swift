@@ -77,9 +77,10 @@ extension RouteRegistry {
     /// database, reading a file).
     ///
     /// ```swift
-    /// try registry.registerAsync(.database, scope: .singleton) { r async throws in
+    /// try registry.registerAsync(.database) { r async throws in
     ///     try await Database.open(path: try r.resolve(.settings).databasePath)
     /// }
+    /// .scope(.singleton)
     /// let database = try await registry.makeDestinationAsync(to: .database)
     /// ```
     ///
@@ -88,41 +89,26 @@ extension RouteRegistry {
     /// when many tasks ask at the same time. Preparations stay synchronous.
     /// - Parameters:
     ///   - key: The key the factory serves.
-    ///   - scope: ``Scope/transient`` (default), ``Scope/graph`` or ``Scope/singleton``.
-    ///   - identifier: A string under which the destination can also be looked up.
-    ///   - isDefault: Whether a single lookup picks this registration when the key has several.
-    ///   - dependencies: Keys the factory resolves, declared for validation and graph export.
-    ///   - injections: Property and method injections, run after creation in this order.
-    ///   - prepare: The router's preparation hook, run after `injections`.
-    ///   - didFinishPrepare: Runs once every preparation of the destination has run.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
     ///   - factory: Makes the destination; may await.
+    /// - Returns: The registration, to modify; its scope may be ``Scope/transient`` (default),
+    ///   ``Scope/graph`` or ``Scope/singleton``.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
     public func registerAsync<Destination>(
-        _ key: RoutableService<Destination>,
-        scope: Scope = .transient,
-        identifier: String? = nil,
-        isDefault: Bool = false,
-        dependencies: [RouteDependency] = [],
-        injections: [Injection<Destination>] = [],
-        prepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
-        didFinishPrepare: (@Sendable (Destination, inout Resolver) throws -> Void)? = nil,
+        _ key: RoutableService<Destination>, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver) async throws -> Destination
-    ) throws {
-        let steps = injections + (prepare.map { [Injection.run($0)] } ?? [])
+    ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
-        try add { order, owner in
-            Entry(
-                id: key.id, key: key.keyDescription, scope: scope, order: order, dependencies: dependencies,
-                identifier: identifier, isDefault: isDefault, owner: owner, injections: steps,
-                didFinish: didFinishPrepare, asyncFactory: factory
-            ) { resolver in
-                throw RouteError(
-                    .asyncOnly, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
-                    reason: "\(keyDescription.full) has only an async factory, so it cannot be made synchronously.",
-                    hint:
-                        "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
-            }
+        var spec = RegistrationSpec<Destination> { resolver in
+            throw RouteError(
+                .asyncOnly, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
+                reason: "\(keyDescription.full) has only an async factory, so it cannot be made synchronously.",
+                hint: "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
         }
+        spec.asyncFactory = factory
+        return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
     /// Makes the destination of a key from async code; keys with async factories need this form, keys with

@@ -93,6 +93,9 @@ extension Resolver {
     mutating func wrap(_ error: any Error, _ entry: AnyEntry, stage: String) -> any Error {
         // `mutating` only so that inlined callers pass the resolver by reference (no copy per level).
         if error is RouteError || error is DeferToEnclosingLookup { return error }
+        if let mismatch = error as? RootMismatch {
+            return mismatch.routeError(key: entry.key, path: pathHere(entry.key.short))
+        }
         return RouteError.wrapping(error, entry, stage: stage, path: pathHere(entry.key.short))
     }
 

@@ -92,24 +92,24 @@ open class ServiceRouter<Destination, Configuration: ModuleConfiguration<Destina
 }
 
 extension RouteRegistry {
-    /// Registers a router class for a service key.
+    /// Registers a router class for a service key; the class's ``ServiceRouter/scope`` and route hooks
+    /// apply, and modifiers on the returned registration may add to them.
     /// - Parameters:
     ///   - router: The router class; the registry makes one instance per destination.
     ///   - key: The key it serves.
-    ///   - identifier: A string under which the destination can also be looked up.
-    ///   - isDefault: Whether a single lookup picks this router when the key has several.
-    ///   - dependencies: Keys the router resolves, declared for validation and graph export.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
     public func register<R: ServiceRouter<Destination, Configuration>, Destination, Configuration>(
-        router: R.Type, for key: RoutableService<Destination>, identifier: String? = nil, isDefault: Bool = false,
-        dependencies: [RouteDependency] = []
-    ) throws {
-        try register(
-            key, scope: R.scope, identifier: identifier, isDefault: isDefault, dependencies: dependencies,
-            hooks: R.routeHooks
-        ) { resolver in
+        router: R.Type, for key: RoutableService<Destination>, file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        try register(key, file: file, line: line) { resolver in
             try resolver.runRouter(R.self, configuration: nil, key: key.keyDescription)
         }
+        .scope(R.scope)
+        .hooks(R.routeHooks)
     }
 
     /// Registers a router class for a module key; its configuration class must adopt the key's
@@ -117,20 +117,20 @@ extension RouteRegistry {
     /// - Parameters:
     ///   - router: The router class; the registry makes one instance per destination.
     ///   - key: The module key it serves.
-    ///   - identifier: A string under which the module can also be looked up with its default configuration.
-    ///   - isDefault: Whether a single lookup picks this router when the key has several.
-    ///   - dependencies: Keys the router resolves, declared for validation and graph export.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
     public func register<R: ServiceRouter<Destination, Config>, ConfigurationProtocol, Destination, Config>(
         router: R.Type, for key: RoutableServiceModule<ConfigurationProtocol, Destination>,
-        identifier: String? = nil, isDefault: Bool = false, dependencies: [RouteDependency] = []
-    ) throws {
-        try register(
-            key, configuration: R.defaultConfiguration, scope: R.scope, identifier: identifier,
-            isDefault: isDefault, dependencies: dependencies, hooks: R.routeHooks
-        ) { configuration, resolver in
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        try register(key, configuration: R.defaultConfiguration, file: file, line: line) { configuration, resolver in
             try resolver.runRouter(R.self, configuration: configuration, key: key.keyDescription)
         }
+        .scope(R.scope)
+        .hooks(R.routeHooks)
     }
 }
 

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// ```swift
 /// let session = CustomScope("session")
-/// try registry.register(.cart, scope: .custom(session)) { _ in CartImpl() }
+/// try registry.register(.cart) { _ in CartImpl() }.scope(.custom(session))
 /// // … sign out:
 /// session.reset()
 /// ```

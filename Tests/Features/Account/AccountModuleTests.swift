@@ -38,7 +38,7 @@ struct AccountModuleTests {
     @Test func signingOutResetsTheUserScope() throws {
         let scope = CustomScope("user")
         let registry = try testRegistry([AccountModule(userScope: scope)]) { registry in
-            try registry.register(.basket, scope: .custom(scope)) { _ in TestBasket() }
+            try registry.register(.basket) { _ in TestBasket() }.scope(.custom(scope))
         }
         let session = try registry.makeDestination(to: .userSession)
         _ = session.signIn("ann")
