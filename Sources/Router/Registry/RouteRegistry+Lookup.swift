@@ -3,12 +3,25 @@ import Synchronization
 extension RouteRegistry {
     /// Makes the destination of a service key.
     ///
-    /// - Parameter key: The key, e.g. `.engine`.
+    /// Called from main-actor code, the lookup may run main-actor factories
+    /// (``register(_:file:line:onMainActor:)``), synchronously.
+    /// - Parameters:
+    ///   - key: The key, e.g. `.engine`.
+    ///   - isolation: The caller's isolation; leave the default.
     /// - Returns: The destination, typed as the key's protocol, fully prepared.
     /// - Throws: ``RouteError``: the registry is not sealed, the key is unregistered or ambiguous, a
     ///   factory or preparation failed, or an initializer-only cycle was found.
     @inlinable
-    public func makeDestination<Destination>(to key: RoutableService<Destination>) throws -> Destination {
+    public func makeDestination<Destination>(
+        to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
+    ) throws -> Destination {
+        if isolation != nil { return try MainActorCheck.run(from: isolation) { try makeDestinationHere(to: key) } }
+        return try makeDestinationHere(to: key)
+    }
+
+    /// ``makeDestination(to:isolation:)`` once the caller's isolation is recorded.
+    @inlinable
+    func makeDestinationHere<Destination>(to key: RoutableService<Destination>) throws -> Destination {
         if let tableRef = tableRef() { return try Resolver.resolveTopLevel(key, in: tableRef, reporting: self) }
         return try lookup { resolver in try resolver.resolve(key) }
     }
@@ -40,15 +53,17 @@ extension RouteRegistry {
     /// ```
     /// - Parameters:
     ///   - key: The module key.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
     ///   - configuring: Sets the module up: `construct…` calls, handlers.
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``; ``RouteError/Code/invalidConfiguration`` when a required `construct…`
     ///   call was not made, in which case no destination is made.
     public func makeDestination<Configuration, Destination>(
-        to key: RoutableServiceModule<Configuration, Destination>,
+        to key: RoutableServiceModule<Configuration, Destination>, isolation: isolated (any Actor)? = #isolation,
         configuring: (Configuration) throws -> Void
     ) throws -> Destination {
-        try makeConfigured(key, configuring: configuring)
+        try MainActorCheck.run(from: isolation) { try makeConfigured(key, configuring: configuring) }
     }
 
     /// Makes the destination of a service key, or returns nil when no router is registered for it.

@@ -14,20 +14,21 @@ extension Resolver {
     mutating func onMainActor<Destination>(
         _ key: KeyDescription, _ factory: @MainActor @Sendable (inout Resolver) throws -> Destination
     ) throws -> Destination {
-        guard MainThread.isCurrent else {
+        guard MainActorCheck.isIsolated else {
             throw RouteError(
                 .mainActorRequired, key: key.full, path: pathHere(key.short),
                 reason:
-                    "\(key.full) is made on the main actor, but was looked up on another thread.",
+                    "\(key.full) is made on the main actor, but was looked up outside it.",
                 hint:
-                    "Look it up from main-actor code (from elsewhere: await MainActor.run { … }), or register a nonisolated factory."
+                    "Look it up with makeDestination(to:) from main-actor code (from elsewhere: await MainActor.run { … }), or register a nonisolated factory."
             )
         }
-        // Invariant: the calling thread is the main thread (checked just above), and code running
-        // synchronously on the main thread is isolated to the main actor, whose executor is that thread; so
-        // calling the main-actor function here is what `MainActor.assumeIsolated` does after the same check
-        // (it cannot be used directly: it needs a `Sendable` result). Removing the isolation from the
-        // function type changes no calling convention: isolation is not part of a function's ABI.
+        // Invariant: this code is isolated to the main actor (checked just above: a lookup called from
+        // main-actor code is running on this thread, and synchronous code cannot leave its caller's
+        // isolation); so calling the main-actor function here is what `MainActor.assumeIsolated` does
+        // after its check (which cannot be used: it traps instead of failing, and needs a `Sendable`
+        // result). Removing the isolation from the function type changes no calling convention: isolation
+        // is not part of a function's ABI.
         typealias Nonisolated = (inout Resolver) throws -> Destination
         return try withoutActuallyEscaping(factory) { factory in
             try unsafeBitCast(factory, to: Nonisolated.self)(&self)
@@ -44,28 +45,32 @@ extension Resolver {
     }
 }
 
-/// Whether the calling thread is the process's main thread.
-enum MainThread {
-    static var isCurrent: Bool {
+/// Whether the calling code is isolated to the main actor, as far as a synchronous lookup can know it.
+@usableFromInline
+enum MainActorCheck {
+    /// True inside a lookup called from main-actor code (the compiler proved it: see
+    /// ``RouteRegistry/makeDestination(to:isolation:)``), and on Apple platforms on the main thread, which is
+    /// the main actor's executor there. (On Linux the main actor's executor may be another thread, so the
+    /// thread alone proves nothing.)
+    static var isIsolated: Bool {
+        if ThreadContext.current.mainActorCalls > 0 { return true }
         #if canImport(Darwin)
-            pthread_main_np() != 0
+            return pthread_main_np() != 0
         #else
-            // The main thread's kernel thread id is the process id.
-            guard let threadID = kernelThreadID else { return false }
-            return threadID() == getpid()
+            return false
         #endif
     }
 
-    #if !canImport(Darwin)
-        /// The C library's `gettid` (glibc 2.30, musl 1.2.2 and later), which the `Glibc` module does not
-        /// import; nil where the library lacks it, and then no thread counts as the main one.
-        private static let kernelThreadID: (@convention(c) () -> pid_t)? = {
-            guard let symbol = dlsym(nil, "gettid") else { return nil }
-            // Sound: the symbol is the C library's `pid_t gettid(void)`, whose C signature is exactly this
-            // function type.
-            return unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
-        }()
-    #endif
+    /// Runs `body` as a lookup called from code isolated to `isolation`: when that is the main actor,
+    /// main-actor factories may run on this thread until `body` returns.
+    @usableFromInline
+    static func run<Result>(from isolation: isolated (any Actor)?, _ body: () throws -> Result) rethrows -> Result {
+        guard let isolation, isolation === MainActor.shared else { return try body() }
+        let context = ThreadContext.current
+        context.mainActorCalls += 1
+        defer { context.mainActorCalls -= 1 }
+        return try body()
+    }
 }
 
 /// A destination that is not the implementation class its registration's preparations are typed on;
