@@ -1,0 +1,20 @@
+// expected-error: pack expansion requires that 'Int' and '' have the same shape
+// expected-errors: 1
+//
+// An arguments factory with one value fewer than the argument types.
+
+import Router
+
+protocol Greeting: AnyObject {}
+extension RoutableService<any Greeting> {
+    nonisolated static var greeting: Self { .init() }
+}
+final class GreetingImpl: Greeting {
+    init(text: String) {}
+}
+
+func wire(_ registry: RouteRegistry) throws {
+    try registry.register(.greeting, arguments: String.self, Int.self) { r, name in
+        GreetingImpl(text: name)
+    }
+}

@@ -1,0 +1,20 @@
+// expected-error: 'register(_:arguments:_:file:line:factory:)' is unavailable: the factory takes the resolver first, then one value per argument type: { r, first, second in … }
+// expected-errors: 1
+//
+// An arguments factory that leaves out the resolver.
+
+import Router
+
+protocol Greeting: AnyObject {}
+extension RoutableService<any Greeting> {
+    nonisolated static var greeting: Self { .init() }
+}
+final class GreetingImpl: Greeting {
+    init(text: String) {}
+}
+
+func wire(_ registry: RouteRegistry) throws {
+    try registry.register(.greeting, arguments: String.self, Int.self) { name, times in
+        GreetingImpl(text: String(repeating: name, count: times))
+    }
+}

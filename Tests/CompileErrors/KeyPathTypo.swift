@@ -1,0 +1,34 @@
+// expected-error: no exact matches in call to instance method 'injecting'
+// expected-errors: 2
+//
+// A misspelt property in an injection.
+
+import Router
+
+protocol Engine: AnyObject {}
+protocol Radio: AnyObject {}
+protocol Car: AnyObject {
+    var radio: (any Radio)? { get set }
+}
+
+extension RoutableService<any Engine> {
+    nonisolated static var engine: Self { .init() }
+}
+extension RoutableService<any Radio> {
+    nonisolated static var radio: Self { .init() }
+}
+extension RoutableService<any Car> {
+    nonisolated static var car: Self { .init() }
+}
+
+final class EngineImpl: Engine {}
+final class CarImpl: Car {
+    let engine: any Engine
+    var radio: (any Radio)?
+    init(engine: any Engine) { self.engine = engine }
+}
+
+func wire(_ registry: RouteRegistry) throws {
+    try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }
+        .injecting(\.radoi, .radio)
+}

@@ -1,0 +1,33 @@
+// expected-error: 'register(_:scope:file:line:factory:)' is unavailable: scope is a modifier now: register(.key) { r in … }.scope(.singleton)
+// expected-errors: 1
+//
+// The old scope: label, with the factory passed as a plain closure argument.
+
+import Router
+
+protocol Engine: AnyObject {}
+protocol Radio: AnyObject {}
+protocol Car: AnyObject {
+    var radio: (any Radio)? { get set }
+}
+
+extension RoutableService<any Engine> {
+    nonisolated static var engine: Self { .init() }
+}
+extension RoutableService<any Radio> {
+    nonisolated static var radio: Self { .init() }
+}
+extension RoutableService<any Car> {
+    nonisolated static var car: Self { .init() }
+}
+
+final class EngineImpl: Engine {}
+final class CarImpl: Car {
+    let engine: any Engine
+    var radio: (any Radio)?
+    init(engine: any Engine) { self.engine = engine }
+}
+
+func wire(_ registry: RouteRegistry) throws {
+    try registry.register(.car, scope: .singleton, factory: { r in CarImpl(engine: try r.resolve(.engine)) })
+}

@@ -1,0 +1,36 @@
+// expected-error: type 'RoutableService<GearboxImpl>' has no member 'gearbox'
+// expected-errors: 1
+//
+// A key for a protocol nobody declared routable.
+
+import Router
+
+protocol Engine: AnyObject {}
+protocol Radio: AnyObject {}
+protocol Car: AnyObject {
+    var radio: (any Radio)? { get set }
+}
+
+extension RoutableService<any Engine> {
+    nonisolated static var engine: Self { .init() }
+}
+extension RoutableService<any Radio> {
+    nonisolated static var radio: Self { .init() }
+}
+extension RoutableService<any Car> {
+    nonisolated static var car: Self { .init() }
+}
+
+final class EngineImpl: Engine {}
+final class CarImpl: Car {
+    let engine: any Engine
+    var radio: (any Radio)?
+    init(engine: any Engine) { self.engine = engine }
+}
+
+protocol Gearbox: AnyObject {}
+final class GearboxImpl: Gearbox {}
+
+func wire(_ registry: RouteRegistry) throws {
+    try registry.register(.gearbox) { _ in GearboxImpl() }
+}
