@@ -1,5 +1,5 @@
-// expected-error: no exact matches in call to instance method 'register'
-// expected-errors: 4
+// expected-error: extra arguments at positions #2, #3 in call
+// expected-errors: 5
 //
 // The old injections: label.
 

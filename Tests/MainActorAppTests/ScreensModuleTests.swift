@@ -31,7 +31,7 @@ final class ProfileViewModel: ProfileScreen {
 struct ScreensModule: RouteModule {
     func register(in registry: RouteRegistry) throws {
         try registry.register(.accountSession) { _ in SignedInSession(user: "ann") }.scope(.singleton)
-        try registry.register(.profileScreen) { @MainActor r in
+        try registry.registerOnMainActor(.profileScreen) { r in
             ProfileViewModel(session: try r.resolve(.accountSession))
         }
     }

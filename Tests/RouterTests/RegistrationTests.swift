@@ -192,7 +192,7 @@ struct RegistrationTests {
 
     @MainActor @Test func aMainActorFactoryRunsSynchronouslyOnTheMainActor() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.profileView) { @MainActor _ in ProfileViewImpl(title: "Profile") }
+            try registry.registerOnMainActor(.profileView) { _ in ProfileViewImpl(title: "Profile") }
         }
         #expect(try registry.makeDestination(to: .profileView).title == "Profile")
     }
@@ -200,7 +200,7 @@ struct RegistrationTests {
     @Test func aMainActorKeyLookedUpFromAnotherThreadIsATypedErrorAndNothingIsMade() throws {
         let made = Counter()
         let registry = try sealedRegistry { registry in
-            try registry.register(.profileView) { @MainActor _ in
+            try registry.registerOnMainActor(.profileView) { _ in
                 made.increment()
                 return ProfileViewImpl(title: "Profile")
             }
@@ -226,7 +226,7 @@ struct RegistrationTests {
 
     @Test func aMainActorKeyIsReachableFromAnAsyncTaskThroughTheMainActor() async throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.profileView) { @MainActor _ in ProfileViewImpl(title: "Profile") }
+            try registry.registerOnMainActor(.profileView) { _ in ProfileViewImpl(title: "Profile") }
         }
         let title = try await MainActor.run { try registry.makeDestination(to: .profileView).title }
         #expect(title == "Profile")

@@ -16,7 +16,7 @@ class AnyEntry: @unchecked Sendable {
     let site: RegistrationSite
     /// Where the registration was made, as messages name it: `CarModule (Cars.swift:12)`.
     var owner: String { site.description }
-    /// Whether the factory runs on the main actor (``RouteRegistry/register(_:file:line:onMainActor:)``).
+    /// Whether the factory runs on the main actor (``RouteRegistry/registerOnMainActor(_:file:line:factory:)``).
     let isMainActor: Bool
     /// What few registrations have, kept out of line: nil when the registration has none of it, so that
     /// a plain registration stores, copies and releases none of these fields.

@@ -4,7 +4,7 @@ extension RouteRegistry {
     /// Makes the destination of a service key.
     ///
     /// Called from main-actor code, the lookup may run main-actor factories
-    /// (``register(_:file:line:onMainActor:)``), synchronously.
+    /// (``registerOnMainActor(_:file:line:factory:)``), synchronously.
     /// - Parameters:
     ///   - key: The key, e.g. `.engine`.
     ///   - isolation: The caller's isolation; leave the default.

@@ -96,12 +96,17 @@ extension RouteRegistry {
     /// Registers a factory that must run on the main actor: view models and screens.
     ///
     /// ```swift
-    /// try registry.register(.profileScreen) { @MainActor r in ProfileScreen(session: try r.resolve(.session)) }
+    /// try registry.registerOnMainActor(.profileScreen) { r in ProfileScreen(session: try r.resolve(.session)) }
     /// ```
     ///
-    /// A lookup made on the main actor stays synchronous. A lookup from any other thread fails with
-    /// ``RouteError/Code/mainActorRequired`` before the factory runs, never a data race: look such keys up
-    /// from main-actor code (`await MainActor.run { … }` from elsewhere).
+    /// The closure is isolated to the main actor, so it may call main-actor initializers. A lookup made
+    /// with ``makeDestination(to:isolation:)`` from main-actor code stays synchronous; any other lookup
+    /// fails with ``RouteError/Code/mainActorRequired`` before the factory runs, never a data race (from
+    /// elsewhere, hop: `await MainActor.run { … }`).
+    ///
+    /// (A name of its own, not an overload of `register`: two `register` overloads that differ only in
+    /// the closure's isolation made the compiler blame the closure's parameter for any mistake in a
+    /// factory's body.)
     /// - Parameters:
     ///   - key: The key the factory serves.
     ///   - file: The registering file, for messages (leave the default).
@@ -110,9 +115,9 @@ extension RouteRegistry {
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
-    public func register<Destination>(
+    public func registerOnMainActor<Destination>(
         _ key: RoutableService<Destination>, file: StaticString = #fileID, line: UInt = #line,
-        onMainActor factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination
+        factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
         let registration = try register(key, file: file, line: line) { resolver in
