@@ -9,7 +9,7 @@
 /// ```
 ///
 /// A closure factory's edges are not known unless declared this way; injections
-/// (``Registration/injecting(_:_:)-(any ReferenceWritableKeyPath<Root,Value>&Sendable,_)``) and auto-wired
+/// (``Registration/injecting(_:_:)-(ReferenceWritableKeyPath<Root,Value>Sendable,_)``) and auto-wired
 /// registrations (``RouteRegistry/register(_:initializer:file:line:)``) declare theirs themselves.
 public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     /// How the dependency reaches the destination.
