@@ -27,6 +27,8 @@ How a document becomes a program
 Blocks that are not compiled, and why each kind cannot be
 - ```swift manifest: a Package.swift manifest. It is not program code; it is built by SwiftPM
   against PackageDescription, which no executable can import.
+- ```swift test: a Swift Testing test (`@Test`, `#expect`), which compiles only in a test target,
+  where `swift test` runs it; the package's own tests hold the same test.
 - ```swift compile-error: code shown because it must NOT compile (a lookup by an undeclared key).
   Compiling it would fail the build by design; the article quotes the compiler's diagnostic in a
   ```text block after it, and the check type-checks the block against the built Router module and
@@ -129,7 +131,7 @@ def generate(package):
         for block in blocks(document):
             if block.info == "swift":
                 compiled.append(block)
-            elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift compile-error"):
+            elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift test", "swift compile-error"):
                 raise SystemExit(f"{block.where}: unknown fence ```{block.info} (see scripts/doc-snippets.py)")
         if not compiled:
             continue
@@ -168,6 +170,8 @@ def generate(package):
                 "}",
                 "",
             ]
+        imports = sorted({d for d in declarations if d.startswith("import ")} - {"import Router"})
+        main[main.index("import Router") + 1 : main.index("import Router") + 1] = imports
         main += ['print("' + SWIFT_MARKER + 'end")', "if failures > 0 { exit(1) }"]
         main.insert(0, "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif")
         (folder / "main.swift").write_text("\n".join(main) + "\n")
@@ -208,7 +212,9 @@ def check(package, binaries):
     failed = 0
     for name in (package / "targets.txt").read_text().split():
         expected = json.loads((package / "Sources" / name / "blocks.json").read_text())
-        run = subprocess.run([str(Path(binaries) / name)], capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [str(Path(binaries) / name)], capture_output=True, text=True, timeout=120, cwd=package
+        )  # in the temporary package, so that files a snippet writes go away with it
         chunks = run.stdout.split(MARKER)
         outputs, threw = {}, []
         for chunk in chunks[1:]:
