@@ -12,8 +12,10 @@ How a document becomes a program
   with a declaration (protocol, extension, class, struct, enum, actor, func, typealias, import, an
   attribute) are declarations: they go, with their braces, into the document's Declarations.swift
   (an identical declaration repeated in a later block is kept once). The rest of the block is its
-  statements: they run in a function of their own, `@MainActor` and async, so each block starts
-  afresh and a block may await and touch main-actor API as app code on the main thread does.
+  statements: they run in a function of their own, so each block starts afresh. A block without
+  `await` runs synchronously on the main thread (it is called from main.swift's top level), as app code
+  on the main actor does; a block that awaits is a nonisolated async function, so it runs off the main
+  thread, as a test or a background task does.
 - A block that uses `registry` without declaring one gets a new, empty `RouteRegistry` named
   `registry`, passed first to the prelude's `setUp(_:)` when the prelude has one. The prelude may
   register what the article takes for granted (`.engine`, say); a block that registers nothing
@@ -159,12 +161,14 @@ def generate(package):
                     setup.append("try registry.seal()")
             main += [
                 f"// {block.where}",
-                "@MainActor func snippet%d() async throws {" % number,
+                ("func snippet%d() async throws {" if re.search(r"\bawait\b", body) else "func snippet%d() throws {")
+                % number,
                 *["    " + line for line in setup],
                 *[("    " + line).rstrip() for line in statements],
                 "}",
                 f'print("{SWIFT_MARKER}{number}")',
-                "do { try await snippet%d() } catch {" % number,
+                ("do { try await snippet%d() } catch {" if re.search(r"\bawait\b", body) else "do { try snippet%d() } catch {")
+                % number,
                 f'    print("{SWIFT_MARKER}{number} threw: \\(error)")',
                 "    failures += 1",
                 "}",
