@@ -127,12 +127,24 @@ def split(block):
 def generate(package):
     package.mkdir(parents=True, exist_ok=True)
     identity = ROOT.name  # a path dependency's identity is its folder's last path component
-    targets = []
+    targets, must_fail = [], []
+    (package / "CompileErrors").mkdir(parents=True, exist_ok=True)
     for document in documents():
         compiled = []
         for block in blocks(document):
             if block.info == "swift":
                 compiled.append(block)
+            elif block.info == "swift compile-error":
+                if block.output is None:
+                    raise SystemExit(f"{block.where}: a compile-error block needs the diagnostic in a text block after it")
+                decls, statements = split(block)
+                source = package / "CompileErrors" / f"{target_name(document)}_{len(must_fail) + 1}.swift"
+                source.write_text(
+                    "import Router\n\n" + "\n\n".join(decls)
+                    + "\n\nfunc compileError(registry: RouteRegistry) throws {\n"
+                    + "\n".join("    " + line for line in statements) + "\n}\n"
+                )
+                must_fail.append({"where": block.where, "source": str(source), "diagnostic": block.output})
             elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift test", "swift compile-error"):
                 raise SystemExit(f"{block.where}: unknown fence ```{block.info} (see scripts/doc-snippets.py)")
         if not compiled:
@@ -210,6 +222,29 @@ def generate(package):
     ]
     (package / "Package.swift").write_text("\n".join(manifest) + "\n")
     (package / "targets.txt").write_text("\n".join(targets) + "\n")
+    (package / "compile-errors.json").write_text(json.dumps(must_fail, indent=1))
+
+
+def check_compile_errors(package, binaries):
+    """Each compile-error block must still fail to compile, with the diagnostic its article quotes."""
+    failed = 0
+    for block in json.loads((package / "compile-errors.json").read_text()):
+        run = subprocess.run(
+            ["swiftc", "-typecheck", "-swift-version", "6", "-I", str(Path(binaries) / "Modules"), block["source"]],
+            capture_output=True, text=True, timeout=300,
+        )
+        quoted = "\n".join(block["diagnostic"]).strip()
+        if run.returncode == 0:
+            print(f"{block['where']}: the block compiles, but the article says it does not")
+            failed += 1
+        elif quoted not in run.stderr:
+            errors = sorted({l.strip() for l in run.stderr.splitlines() if "error:" in l})
+            print(f"{block['where']}: the compiler no longer says what the article quotes.")
+            print("  quoted:\n    " + quoted + "\n  compiler:\n" + "\n".join("    " + e for e in errors))
+            failed += 1
+        else:
+            print(f"{block['where']}: fails to compile, as the article says")
+    return failed
 
 
 def check(package, binaries):
@@ -256,6 +291,7 @@ if __name__ == "__main__":
     if command == "generate":
         generate(package)
     elif command == "check":
-        sys.exit(1 if check(package, sys.argv[3]) else 0)
+        failed = check(package, sys.argv[3]) + check_compile_errors(package, sys.argv[3])
+        sys.exit(1 if failed else 0)
     else:
         raise SystemExit(__doc__)
