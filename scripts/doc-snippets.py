@@ -29,6 +29,8 @@ How a document becomes a program
 Blocks that are not compiled, and why each kind cannot be
 - ```swift manifest: a Package.swift manifest. It is not program code; it is built by SwiftPM
   against PackageDescription, which no executable can import.
+- ```swift other-library: the code of the library a guide migrates from (Swinject), shown next to
+  its Router form; it needs that library, which this package does not depend on.
 - ```swift test: a Swift Testing test (`@Test`, `#expect`), which compiles only in a test target,
   where `swift test` runs it; the package's own tests hold the same test.
 - ```swift compile-error: code shown because it must NOT compile (a lookup by an undeclared key).
@@ -145,7 +147,7 @@ def generate(package):
                     + "\n".join("    " + line for line in statements) + "\n}\n"
                 )
                 must_fail.append({"where": block.where, "source": str(source), "diagnostic": block.output})
-            elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift test", "swift compile-error"):
+            elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift other-library", "swift test", "swift compile-error"):
                 raise SystemExit(f"{block.where}: unknown fence ```{block.info} (see scripts/doc-snippets.py)")
         if not compiled:
             continue
