@@ -13,9 +13,9 @@ How a document becomes a program
   attribute) are declarations: they go, with their braces, into the document's Declarations.swift
   (an identical declaration repeated in a later block is kept once). The rest of the block is its
   statements: they run in a function of their own, so each block starts afresh. A block without
-  `await` runs synchronously on the main thread (it is called from main.swift's top level), as app code
-  on the main actor does; a block that awaits is a nonisolated async function, so it runs off the main
-  thread, as a test or a background task does.
+  `await` is a `@MainActor` function called from main.swift's top level: it runs synchronously on the
+  main thread, as app code on the main actor does. A block that awaits is a nonisolated async function,
+  so it runs off the main thread, as a test or a background task does.
 - A block that uses `registry` without declaring one gets a new, empty `RouteRegistry` named
   `registry`, passed first to the prelude's `setUp(_:)` when the prelude has one. The prelude may
   register what the article takes for granted (`.engine`, say); a block that registers nothing
@@ -132,34 +132,39 @@ def generate(package):
     targets, must_fail = [], []
     (package / "CompileErrors").mkdir(parents=True, exist_ok=True)
     for document in documents():
-        compiled = []
+        compiled, failing = [], []
         for block in blocks(document):
             if block.info == "swift":
                 compiled.append(block)
             elif block.info == "swift compile-error":
                 if block.output is None:
                     raise SystemExit(f"{block.where}: a compile-error block needs the diagnostic in a text block after it")
-                decls, statements = split(block)
                 source = package / "CompileErrors" / f"{target_name(document)}_{len(must_fail) + 1}.swift"
-                source.write_text(
-                    "import Router\n\n" + "\n\n".join(decls)
-                    + "\n\nfunc compileError(registry: RouteRegistry) throws {\n"
-                    + "\n".join("    " + line for line in statements) + "\n}\n"
-                )
                 must_fail.append({"where": block.where, "source": str(source), "diagnostic": block.output})
+                failing.append((block, source))
             elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift other-library", "swift test", "swift compile-error"):
                 raise SystemExit(f"{block.where}: unknown fence ```{block.info} (see scripts/doc-snippets.py)")
+        prelude = PRELUDES / f"{document.stem}.swift"
+        shared = [d for b in compiled for d in split(b)[0]]
+        for block, source in failing:
+            # The block with everything its article declares, so that only its own mistake fails.
+            decls, statements = split(block)
+            source.write_text(
+                "import Router\n\n" + (prelude.read_text() if prelude.exists() else "") + "\n"
+                + "\n\n".join(dict.fromkeys(shared + decls))
+                + "\n\n@MainActor func compileError(registry: RouteRegistry) throws {\n"
+                + "\n".join("    " + line for line in statements) + "\n}\n"
+            )
         if not compiled:
             continue
         name = target_name(document)
         folder = package / "Sources" / name
         folder.mkdir(parents=True, exist_ok=True)
-        prelude = PRELUDES / f"{document.stem}.swift"
         has_set_up = prelude.exists() and "func setUp(" in prelude.read_text()
         (folder / "Prelude.swift").write_text(
             prelude.read_text() if prelude.exists() else "// No prelude: the article declares all it uses.\n"
         )
-        declarations, main = [], ["import Router", "", "var failures = 0", ""]
+        declarations, main, calls = [], ["import Router", ""], []
         for number, block in enumerate(compiled, 1):
             decls, statements = split(block)
             for decl in decls:
@@ -175,23 +180,37 @@ def generate(package):
                     setup.append("try registry.seal()")
             main += [
                 f"// {block.where}",
-                ("func snippet%d() async throws {" if re.search(r"\bawait\b", body) else "func snippet%d() throws {")
+                ("nonisolated func snippet%d() async throws {" if re.search(r"\bawait\b", body)
+                 else "@MainActor func snippet%d() throws {")
                 % number,
                 *["    " + line for line in setup],
                 *[("    " + line).rstrip() for line in statements],
                 "}",
-                f'print("{SWIFT_MARKER}{number}")',
-                ("do { try await snippet%d() } catch {" if re.search(r"\bawait\b", body) else "do { try snippet%d() } catch {")
-                % number,
-                f'    print("{SWIFT_MARKER}{number} threw: \\(error)")',
-                "    failures += 1",
-                "}",
                 "",
+            ]
+            calls += [
+                f'    print("{SWIFT_MARKER}{number}")',
+                ("    do { try await snippet%d() } catch {" if re.search(r"\bawait\b", body)
+                 else "    do { try snippet%d() } catch {") % number,
+                f'        print("{SWIFT_MARKER}{number} threw: \\(error)")',
+                "        failures += 1",
+                "    }",
             ]
         imports = sorted({d for d in declarations if d.startswith("import ")} - {"import Router"})
         main[main.index("import Router") + 1 : main.index("import Router") + 1] = imports
-        main += ['print("' + SWIFT_MARKER + 'end")', "if failures > 0 { exit(1) }"]
-        main.insert(0, "#if canImport(Glibc)\nimport Glibc\n#elseif canImport(Darwin)\nimport Darwin\n#endif")
+        # The blocks run in a main-actor task while the main thread runs its run loop, as in an app: main-actor
+        # code then runs on the main thread. (An async top level would not do on Linux, where the main queue
+        # that serves the main actor is drained by another thread.)
+        main += [
+            "Task { @MainActor in",
+            "    var failures = 0",
+            *calls,
+            '    print("' + SWIFT_MARKER + 'end")',
+            "    exit(failures > 0 ? 1 : 0)",
+            "}",
+            "RunLoop.main.run()",
+        ]
+        main.insert(0, "import Foundation")
         (folder / "main.swift").write_text("\n".join(main) + "\n")
         (folder / "Declarations.swift").write_text(
             "import Router\n\n" + "\n\n".join(declarations) + "\n"
