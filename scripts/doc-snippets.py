@@ -251,7 +251,7 @@ def check_compile_errors(package, binaries):
     failed = 0
     for block in json.loads((package / "compile-errors.json").read_text()):
         run = subprocess.run(
-            ["swiftc", "-typecheck", "-swift-version", "6", "-I", str(Path(binaries) / "Modules"), block["source"]],
+            ["swiftc", "-typecheck", "-swift-version", "6", "-I", str(Path(binaries).resolve() / "Modules"), block["source"]],
             capture_output=True, text=True, timeout=300,
         )
         quoted = "\n".join(block["diagnostic"]).strip()
@@ -273,7 +273,7 @@ def check(package, binaries):
     for name in (package / "targets.txt").read_text().split():
         expected = json.loads((package / "Sources" / name / "blocks.json").read_text())
         run = subprocess.run(
-            [str(Path(binaries) / name)], capture_output=True, text=True, timeout=120, cwd=package
+            [str(Path(binaries).resolve() / name)], capture_output=True, text=True, timeout=120, cwd=package
         )  # in the temporary package, so that files a snippet writes go away with it
         chunks = run.stdout.split(MARKER)
         outputs, threw = {}, []
