@@ -1,8 +1,8 @@
 /// The registry's dependency graph as registered: one node per registration, one edge per declared
 /// dependency (and per adapter), labelled by how the dependency reaches the destination.
 ///
-/// Edges come from what registrations declare (`dependencies:`, typed `Injection.property`, adapters);
-/// declare a factory's dependencies to see its edges. Path patterns (``paths``) are listed with the
+/// Edges come from what registrations declare (`.dependencies(…)`, `.injecting(…)`, the parameters of
+/// `register(_:initializer:)`, adapters); a closure factory's edges show only when declared. Path patterns (``paths``) are listed with the
 /// registration each routes to, once the registry is sealed.
 ///
 /// ```swift

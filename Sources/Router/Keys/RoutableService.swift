@@ -7,16 +7,17 @@
 /// ```swift
 /// protocol Engine: AnyObject { var horsepower: Int { get } }
 ///
-/// extension RoutableService where Destination == any Engine {
-///     nonisolated static var engine: Self { Self(declaring: (any Engine).self) }
+/// extension RoutableService<any Engine> {
+///     nonisolated static var engine: Self { .init() }
 /// }
 ///
 /// let engine = try registry.makeDestination(to: .engine)   // any Engine
 /// ```
 ///
-/// `init(declaring:)` is the declaration itself: call it only inside such an extension. The key's
-/// identity is its static `Destination` type, whatever metatype value is passed, so a key can never
-/// reach a registration of another type.
+/// `.init()` (or the older spelling ``init(declaring:)``) is the declaration itself: call it only inside
+/// such an extension. `nonisolated` keeps the key usable from factories in targets whose default
+/// isolation is the main actor. The key's identity is its static `Destination` type, whatever metatype
+/// value is passed, so a key can never reach a registration of another type.
 public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let id: KeyID
     /// The tag type, kept so that messages can name it; naming it on every lookup would be costly.

@@ -10,8 +10,8 @@
 ///     func constructCart(owner: String)
 /// }
 ///
-/// extension RoutableServiceModule where Configuration == any CartModuleConfig, Destination == any Cart {
-///     nonisolated static var cart: Self { Self(declaring: (any CartModuleConfig).self, making: (any Cart).self) }
+/// extension RoutableServiceModule<any CartModuleConfig, any Cart> {
+///     nonisolated static var cart: Self { .init() }
 /// }
 ///
 /// let cart = try registry.makeDestination(to: .cart) { $0.constructCart(owner: "ann") }

@@ -4,9 +4,9 @@
 /// initializer edges: a lazy edge is never part of a build cycle.
 ///
 /// ```swift
-/// try registry.register(.report, dependencies: [.lazy(.database)]) { r in
+/// try registry.register(.report) { r in
 ///     ReportImpl(database: try r.lazy(.database))
-/// }
+/// }.dependencies(.lazy(.database))
 /// // later, inside ReportImpl:
 /// let rows = try database.value.query("…")
 /// ```
@@ -54,9 +54,9 @@ extension Lazy: @unchecked Sendable where Destination: Sendable {}
 /// Builds a new destination on each call, with the arguments the key's factory takes.
 ///
 /// ```swift
-/// try registry.register(.orderScreen, dependencies: [.lazy(.receipt)]) { r in
+/// try registry.register(.orderScreen) { r in
 ///     OrderScreen(makeReceipt: try r.provider(.receipt, arguments: Int.self))
-/// }
+/// }.dependencies(.lazy(.receipt))
 /// // later:
 /// let receipt = try makeReceipt(42)
 /// ```

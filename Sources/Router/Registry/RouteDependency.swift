@@ -3,10 +3,14 @@
 /// a shorter-lived instance. Declared dependencies also label the edges of the exported graph.
 ///
 /// ```swift
-/// try registry.register(.car, dependencies: [.initializer(.engine), .many(.wheel)]) { r in
+/// try registry.register(.car) { r in
 ///     CarImpl(engine: try r.resolve(.engine), wheels: try r.resolveAll(.wheel))
-/// }
+/// }.dependencies(.initializer(.engine), .many(.wheel))
 /// ```
+///
+/// A closure factory's edges are not known unless declared this way; injections
+/// (``Registration/injecting(_:_:)-(ReferenceWritableKeyPath<Root,Value>Sendable,_)``) and auto-wired
+/// registrations (``RouteRegistry/register(_:initializer:file:line:)``) declare theirs themselves.
 public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     /// How the dependency reaches the destination.
     public enum Kind: String, Sendable, Hashable {

@@ -2,9 +2,8 @@
 /// ``Route`` to its destinations, whoever performs it: logging, analytics, focus handling.
 ///
 /// ```swift
-/// try registry.register(.profileScreen, hooks: RouteHooks(didPerform: { screen in analytics.shown(screen) })) { _ in
-///     ProfileScreen()
-/// }
+/// try registry.register(.profileScreen) { _ in ProfileScreen() }
+///     .hooks(RouteHooks(didPerform: { screen in analytics.shown(screen) }))
 /// ```
 public struct RouteHooks<Destination>: Sendable {
     /// Runs after the destination is made and prepared, before it is presented.

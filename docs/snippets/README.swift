@@ -1,0 +1,85 @@
+import Router
+
+// The parts the article's examples take for granted: an engine, a radio, wheels and a car.
+protocol Engine: AnyObject { var horsepower: Int { get } }
+protocol Radio: AnyObject {}
+protocol Wheel: AnyObject { var position: Int { get } }
+protocol Car: AnyObject {
+    var engine: any Engine { get }
+    var radio: (any Radio)? { get set }
+    var wheels: [any Wheel] { get }
+}
+
+extension RoutableService<any Engine> {
+    nonisolated static var engine: Self { .init() }
+}
+extension RoutableService<any Radio> {
+    nonisolated static var radio: Self { .init() }
+}
+extension RoutableService<any Wheel> {
+    nonisolated static var wheel: Self { .init() }
+}
+extension RoutableService<any Car> {
+    nonisolated static var car: Self { .init() }
+}
+
+final class V8: Engine {
+    let horsepower: Int
+    init(horsepower: Int = 400) { self.horsepower = horsepower }
+}
+final class RadioImpl: Radio {}
+final class WheelImpl: Wheel {
+    let position: Int
+    init(position: Int) { self.position = position }
+}
+final class CarImpl: Car {
+    let engine: any Engine
+    var radio: (any Radio)?
+    let wheels: [any Wheel]
+    init(engine: any Engine, wheels: [any Wheel] = []) {
+        self.engine = engine
+        self.wheels = wheels
+    }
+}
+
+// The configured greeter of "Module configuration".
+final class GreeterConfiguration: ModuleConfiguration<any Greeter>, GreeterModuleConfig {
+    var name: String?
+    func constructGreeter(name: String) { self.name = name }
+}
+final class GreeterImpl: Greeter {
+    let name: String
+    init(name: String) { self.name = name }
+    func greet() -> String { "Hello, \(name)!" }
+}
+
+// What the wishlist module of "Adding an eighth module" uses: in the demo, ShopInterfaces and its own target.
+struct Book: Sendable { let title: String }
+protocol Wishlist: AnyObject { var books: [Book] { get } }
+protocol WishlistScreen: AnyObject {}
+protocol BadgeCounter: AnyObject { var count: Int { get } }
+protocol UserSession: AnyObject { var currentUser: String? { get } }
+struct SignInNeeded: Error {}
+
+extension RoutableService<any Wishlist> {
+    nonisolated static var wishlist: Self { .init() }
+}
+extension RoutableService<any WishlistScreen> {
+    nonisolated static var wishlistScreen: Self { .init() }
+}
+extension RoutableService<any BadgeCounter> {
+    nonisolated static var badgeCounter: Self { .init() }
+}
+extension RoutableService<any UserSession> {
+    nonisolated static var userSession: Self { .init() }
+}
+
+final class KeptBooks: Wishlist { var books: [Book] = [] }
+final class WishlistBadge: BadgeCounter {
+    let count: Int
+    init(count: Int) { self.count = count }
+}
+final class WishlistPage: WishlistScreen {
+    let books: [Book]
+    init(books: [Book]) { self.books = books }
+}
