@@ -189,7 +189,7 @@ struct CircularDependencyTests {
         #expect(error?.code == .validationFailed)
         #expect(
             error?.reason
-                == "Sealing found 1 problem:\n- Circular dependency: NodeA → NodeB → NodeC → NodeA is made only of initializer dependencies, so none of them can be built. Hint: Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider."
+                == "Sealing found 1 problem:\n- Circular dependency: NodeA → NodeB → NodeC → NodeA is made only of initializer dependencies, so none of them can be built. Hint: Inject one edge after creation (.injecting or .preparing), or through Lazy or Provider."
         )
         #expect(!registry.isSealed)
     }

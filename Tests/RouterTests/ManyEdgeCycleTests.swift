@@ -28,7 +28,7 @@ struct ManyEdgeCycleTests {
         #expect(problems.map(\.path) == [["Car", "Wheel", "Car"], ["Car", "Wheel", "Car"]])
         #expect(
             problems.first?.description
-                == "Circular dependency: Car → Wheel → Car is made only of initializer dependencies, so none of them can be built. Hint: Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider."
+                == "Circular dependency: Car → Wheel → Car is made only of initializer dependencies, so none of them can be built. Hint: Inject one edge after creation (.injecting or .preparing), or through Lazy or Provider."
         )
         let sealing = #expect(throws: RouteError.self) { try registry.seal() }
         #expect(sealing?.code == .validationFailed)

@@ -239,31 +239,31 @@ extension RelMisuse {
         RelMisuse(
             name: "initializer-only cycle of length 1", code: .circularDependency,
             message:
-                "Circular dependency: Engine[\"cycle0\"] → Engine[\"cycle0\"] cannot be built, because Engine[\"cycle0\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Circular dependency: Engine[\"cycle0\"] → Engine[\"cycle0\"] cannot be built, because Engine[\"cycle0\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (.injecting or .preparing), or through Lazy or Provider.",
             setUp: cycle(of: 1),
             misuse: { _ = try $0.makeDestination(to: RoutableService.engine.named("cycle0")) }),
         RelMisuse(
             name: "initializer-only cycle of length 2", code: .circularDependency,
             message:
-                "Circular dependency: Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle0\"] cannot be built, because Engine[\"cycle0\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Circular dependency: Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle0\"] cannot be built, because Engine[\"cycle0\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (.injecting or .preparing), or through Lazy or Provider.",
             setUp: cycle(of: 2),
             misuse: { _ = try $0.makeDestination(to: RoutableService.engine.named("cycle0")) }),
         RelMisuse(
             name: "initializer-only cycle of length 3", code: .circularDependency,
             message:
-                "Circular dependency: Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] cannot be built, because Engine[\"cycle1\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Circular dependency: Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] cannot be built, because Engine[\"cycle1\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (.injecting or .preparing), or through Lazy or Provider.",
             setUp: cycle(of: 3),
             misuse: { _ = try $0.makeDestination(to: RoutableService.engine.named("cycle1")) }),
         RelMisuse(
             name: "initializer-only cycle of length 4", code: .circularDependency,
             message:
-                "Circular dependency: Engine[\"cycle3\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle3\"] cannot be built, because Engine[\"cycle3\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Circular dependency: Engine[\"cycle3\"] → Engine[\"cycle0\"] → Engine[\"cycle1\"] → Engine[\"cycle2\"] → Engine[\"cycle3\"] cannot be built, because Engine[\"cycle3\"] is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (.injecting or .preparing), or through Lazy or Provider.",
             setUp: cycle(of: 4),
             misuse: { _ = try $0.makeDestination(to: RoutableService.engine.named("cycle3")) }),
         RelMisuse(
             name: "declared initializer cycle caught at sealing", code: .validationFailed,
             message:
-                "Sealing found 1 problem:\n- Circular dependency: NodeA → NodeB → NodeA is made only of initializer dependencies, so none of them can be built. Hint: Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider.",
+                "Sealing found 1 problem:\n- Circular dependency: NodeA → NodeB → NodeA is made only of initializer dependencies, so none of them can be built. Hint: Inject one edge after creation (.injecting or .preparing), or through Lazy or Provider.",
             seal: false,
             afterwards: .staysOpenWithSameError,
             setUp: { registry in

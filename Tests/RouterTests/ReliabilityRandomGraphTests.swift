@@ -302,7 +302,7 @@ struct RelGraphRun {
         let names = cycle.map { "RelNode[\"k\($0)\"]" }
         let joined = names.joined(separator: " → ")
         return
-            "Circular dependency: \(joined) cannot be built, because \(names.last ?? "") is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider."
+            "Circular dependency: \(joined) cannot be built, because \(names.last ?? "") is needed before its initializer has returned. Hint: Inject one edge of the cycle after creation (.injecting or .preparing), or through Lazy or Provider."
     }
 
     /// Checks that `real` has exactly the shape of model object `id`, extending the bijection.

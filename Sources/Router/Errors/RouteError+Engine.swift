@@ -8,7 +8,7 @@ extension RouteError {
             reason:
                 "Circular dependency: \(cycle.joined(separator: " → ")) cannot be built, because \(cycle.last ?? "") is needed before its initializer has returned.",
             hint:
-                "Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider."
+                "Inject one edge of the cycle after creation (.injecting or .preparing), or through Lazy or Provider."
         )
     }
 
@@ -20,7 +20,7 @@ extension RouteError {
             reason:
                 "Circular dependency across threads: this lookup (\(here.joined(separator: " → "))) needs \(entry.key.short), whose initializer is running in a lookup on another thread (\(there.joined(separator: " → "))) that waits for this one.",
             hint:
-                "Inject one edge of the cycle after creation (an Injection, or a preparation), or through Lazy or Provider."
+                "Inject one edge of the cycle after creation (.injecting or .preparing), or through Lazy or Provider."
         )
     }
 

@@ -152,7 +152,7 @@ struct Validator {
                     reason:
                         "Circular dependency: \(names.joined(separator: " → ")) is made only of initializer dependencies, so none of them can be built.",
                     hint:
-                        "Inject one edge after creation (an Injection, or a preparation), or through Lazy or Provider."
+                        "Inject one edge after creation (.injecting or .preparing), or through Lazy or Provider."
                 ))
         }
 
