@@ -16,15 +16,15 @@ extension RouteRegistry {
     ///   - file: The registering file.
     ///   - line: The registering line.
     ///   - factory: Makes the destination.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(*, unavailable, message: "scope is a modifier now: register(.key) { r in … }.scope(.singleton)")
     @discardableResult
     public func register<Destination>(
         _ key: RoutableService<Destination>, scope: Scope, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 
     /// Unavailable: making a registration the default is a modifier now.
@@ -36,15 +36,15 @@ extension RouteRegistry {
     ///   - file: The registering file.
     ///   - line: The registering line.
     ///   - factory: Makes the destination.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(*, unavailable, message: "isDefault is a modifier now: register(.key) { r in … }.asDefault()")
     @discardableResult
     public func register<Destination>(
         _ key: RoutableService<Destination>, isDefault: Bool, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 
     /// Unavailable: the identifier is a modifier now.
@@ -56,15 +56,15 @@ extension RouteRegistry {
     ///   - file: The registering file.
     ///   - line: The registering line.
     ///   - factory: Makes the destination.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(*, unavailable, message: "identifier is a modifier now: register(.key) { r in … }.identifier(\"…\")")
     @discardableResult
     public func register<Destination>(
         _ key: RoutableService<Destination>, identifier: String, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 
     /// Unavailable: dependencies are declared with a modifier now.
@@ -76,8 +76,8 @@ extension RouteRegistry {
     ///   - file: The registering file.
     ///   - line: The registering line.
     ///   - factory: Makes the destination.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(
         *, unavailable,
         message: "dependencies is a modifier now: register(.key) { r in … }.dependencies(.initializer(.other))"
@@ -87,7 +87,7 @@ extension RouteRegistry {
         _ key: RoutableService<Destination>, dependencies: [RouteDependency], file: StaticString = #fileID,
         line: UInt = #line, factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 
     /// Unavailable: preparations are a modifier now.
@@ -99,8 +99,8 @@ extension RouteRegistry {
     ///   - file: The registering file.
     ///   - line: The registering line.
     ///   - factory: Makes the destination.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(
         *, unavailable,
         message: "prepare is a modifier now: register(.key) { r in … }.preparing { destination, r in … }"
@@ -112,7 +112,7 @@ extension RouteRegistry {
         file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 
     /// Unavailable: a module key is registered with its configuration.
@@ -123,8 +123,8 @@ extension RouteRegistry {
     ///   - file: The registering file.
     ///   - line: The registering line.
     ///   - factory: Makes the destination.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(
         *, unavailable,
         message: "a module key needs its configuration: register(.key, configuration: Config.init) { config, r in … }"
@@ -134,7 +134,7 @@ extension RouteRegistry {
         _ key: RoutableServiceModule<Configuration, Destination>, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 
     /// Unavailable: an initializer that makes something other than the key's type.
@@ -143,8 +143,8 @@ extension RouteRegistry {
     ///   - initializer: An initializer whose result is not the key's type.
     ///   - file: The registering file.
     ///   - line: The registering line.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(
         *, unavailable, message: "the initializer must make the key's type: does the class adopt the key's protocol?"
     )
@@ -154,7 +154,7 @@ extension RouteRegistry {
         initializer: @escaping @Sendable (repeat each Parameter) throws -> Other,
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> Registration<Destination, Destination> {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 
     /// Unavailable: an arguments factory without the resolver.
@@ -165,8 +165,8 @@ extension RouteRegistry {
     ///   - file: The registering file.
     ///   - line: The registering line.
     ///   - factory: A factory that lacks the resolver parameter.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(
         *, unavailable,
         message: "the factory takes the resolver first, then one value per argument type: { r, first, second in … }"
@@ -178,7 +178,7 @@ extension RouteRegistry {
         file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (First, repeat each Argument) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 }
 
@@ -191,8 +191,8 @@ extension Registration {
     /// - Parameters:
     ///   - property: A writable key path of a destination that is not a class.
     ///   - key: The key whose destination would be assigned.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(
         *, unavailable,
         message: "injecting sets a property of a class: make the protocol class-bound (: AnyObject)"
@@ -201,7 +201,7 @@ extension Registration {
     public func injecting<Value>(
         _ property: WritableKeyPath<Root, Value>, _ key: RoutableService<Value>
     ) throws -> Self {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
     }
 
     /// Unavailable: injection into an optional property of a destination that is not a class.
@@ -212,8 +212,8 @@ extension Registration {
     /// - Parameters:
     ///   - property: A writable key path of a destination that is not a class.
     ///   - key: The key whose destination would be assigned.
-    /// - Returns: Never returns; the call does not compile.
-    /// - Throws: Never throws; the call does not compile.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
     @available(
         *, unavailable,
         message: "injecting sets a property of a class: make the protocol class-bound (: AnyObject)"
@@ -222,6 +222,17 @@ extension Registration {
     public func injecting<Value>(
         _ property: WritableKeyPath<Root, Value?>, _ key: RoutableService<Value>
     ) throws -> Self {
-        fatalError("unavailable")
+        throw RouteError.unavailable(#function)
+    }
+}
+
+extension RouteError {
+    /// What an unavailable overload throws, should it ever be reached (it cannot be called from source):
+    /// a typed error rather than a trap.
+    static func unavailable(_ function: String) -> RouteError {
+        RouteError(
+            .factoryFailed, key: function,
+            reason: "\(function) is unavailable: its options are Registration modifiers now.",
+            hint: "Register with register(_:factory:) and chain the modifiers.")
     }
 }
