@@ -2,8 +2,9 @@
 import PackageDescription
 
 // A separate package, so the root package stays dependency-free.
-//   swift build -c release --package-path Benchmarks
+//   swift build -c release --package-path Benchmarks --product RouterBenchmarks
 //   swift run -c release --package-path Benchmarks RouterBenchmarks [--quick]
+//   swift run -c release --package-path Benchmarks DependenciesPeer [--quick]   # swift-dependencies, not in CI
 
 /// The modules Scripts/generate_services.py writes (10,000 services for s4/s5, split so they build in parallel).
 let generatedModules = (0..<4).map { "GeneratedServices\($0)" }
@@ -17,11 +18,17 @@ let package = Package(
         // Named, so the target dependencies below do not depend on the checkout's folder name.
         .package(name: "Router", path: ".."),
         .package(url: "https://github.com/Swinject/Swinject", from: "2.10.0"),
+        // Only the `Dependencies` product, which needs no macro, so swift-syntax is not built.
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     ],
     targets: generatedModules.map { .target(name: $0, dependencies: [router, swinject]) } + [
         .executableTarget(
             name: "RouterBenchmarks",
-            dependencies: generatedModules.map { .target(name: $0) } + [router, swinject])
+            dependencies: generatedModules.map { .target(name: $0) } + [router, swinject]),
+        // A peer of its own, so that building RouterBenchmarks (what CI runs) does not build it.
+        .executableTarget(
+            name: "DependenciesPeer",
+            dependencies: [router, .product(name: "Dependencies", package: "swift-dependencies")]),
     ],
     swiftLanguageModes: [.v6]
 )

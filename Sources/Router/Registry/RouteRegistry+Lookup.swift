@@ -11,7 +11,7 @@ extension RouteRegistry {
     /// - Returns: The destination, typed as the key's protocol, fully prepared.
     /// - Throws: ``RouteError``: the registry is not sealed, the key is unregistered or ambiguous, a
     ///   factory or preparation failed, or an initializer-only cycle was found.
-    @inlinable
+    @inlinable @inline(__always)
     public func makeDestination<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
@@ -20,7 +20,7 @@ extension RouteRegistry {
     }
 
     /// ``makeDestination(to:isolation:)`` once the caller's isolation is recorded.
-    @inlinable
+    @inlinable @inline(__always)
     func makeDestinationHere<Destination>(to key: RoutableService<Destination>) throws -> Destination {
         if let tableRef = tableRef() { return try Resolver.resolveTopLevel(key, in: tableRef, reporting: self) }
         return try lookup { resolver in try resolver.resolve(key) }

@@ -15,6 +15,11 @@ final class SealedTable: @unchecked Sendable {
     @usableFromInline let primaries: ContiguousArray<Unmanaged<AnyEntry>?>
     @usableFromInline let slots: ContiguousArray<Int32>
     @usableFromInline let mask: Int
+    /// `64 - log2(slots.count)`: a key's first slot is the top bits of its hash (see ``homeSlot(_:shift:)``).
+    @usableFromInline let shift: Int
+    /// ``ThreadContextKey/key``, copied when the table is made, so that a lookup finds its thread's context
+    /// without the `swift_once` check that reading the static costs.
+    @usableFromInline let contextSlot: ThreadContextKey.Slot?
     @usableFromInline let maxDepth: Int
     let parent: SealedTable?
     let entries: [AnyEntry]
@@ -62,7 +67,7 @@ final class SealedTable: @unchecked Sendable {
     }
 
     /// Builds the table in one pass over `entries` when no key is registered twice (the common case), with
-    /// no hashing beyond ``KeyID/fastHash`` and no per-key allocation.
+    /// no hashing beyond ``homeSlot(_:shift:)`` and no per-key allocation.
     init(
         entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil, paths: [PathRoute] = [],
         redirect: [ObjectIdentifier: AnyEntry] = [:], layer: OverrideLayer? = nil
@@ -75,6 +80,7 @@ final class SealedTable: @unchecked Sendable {
         self.tracerRef = self.tracer.map(Unmanaged.passUnretained)
         self.parent = parent
         self.maxDepth = maxDepth
+        self.contextSlot = ThreadContextKey.key
         let count = entries.count
         var capacity = Self.capacity(for: count)
         var slots = ContiguousArray<Int32>(repeating: -1, count: capacity)
@@ -104,7 +110,7 @@ final class SealedTable: @unchecked Sendable {
             case .weakSingleton, .custom: features.otherScopes = true
             }
             let id = entry.id
-            var slot = id.fastHash & (capacity - 1)
+            var slot = Self.homeSlot(id, shift: Self.shift(for: capacity))
             var bucket = -1
             while true {
                 let index = Int(slots[slot])
@@ -146,7 +152,7 @@ final class SealedTable: @unchecked Sendable {
                 capacity = wanted
                 slots = ContiguousArray(repeating: -1, count: capacity)
                 for (index, id) in keys.enumerated() {
-                    var slot = id.fastHash & (capacity - 1)
+                    var slot = Self.homeSlot(id, shift: Self.shift(for: capacity))
                     while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
                     slots[slot] = Int32(truncatingIfNeeded: index)
                 }
@@ -156,6 +162,7 @@ final class SealedTable: @unchecked Sendable {
         self.primaries = primaries
         self.slots = slots
         self.mask = capacity - 1
+        self.shift = Self.shift(for: capacity)
         self.identifiers = identifiers
         self.features = features
     }
@@ -165,6 +172,25 @@ final class SealedTable: @unchecked Sendable {
         var capacity = 8
         while capacity < buckets * 2 { capacity <<= 1 }
         return capacity
+    }
+
+    /// The ``shift`` of a table with `capacity` slots (a power of two).
+    private static func shift(for capacity: Int) -> Int {
+        64 - capacity.trailingZeroBitCount
+    }
+
+    /// The first slot to probe for `id` in a table whose ``shift`` is `shift`: Fibonacci hashing, the top
+    /// bits of one multiplication, which every bit of the key's words reaches. Two instructions beyond
+    /// reading the key, against six for a mixing function masked to the low bits.
+    @inlinable @inline(__always)
+    static func homeSlot(_ id: KeyID, shift: Int) -> Int {
+        var bits = UInt(bitPattern: id.type) &+ UInt(id.kind.rawValue)
+        switch id.qualifier {
+        case .none: break
+        case .tag(let tag): bits ^= UInt(bitPattern: tag) &* 0x9E37_79B9
+        case .name(let name): bits ^= UInt(truncatingIfNeeded: name.number) &* 0xD6E8_FEB8_6659_FD93
+        }
+        return Int(bitPattern: (bits &* 0x9E37_79B9_7F4A_7C15) &>> UInt(truncatingIfNeeded: shift))
     }
 
     /// `entries` ordered by bucket (stably), and where each bucket starts, followed by the end.
@@ -210,7 +236,7 @@ final class SealedTable: @unchecked Sendable {
         // Unchecked reads: `slots` holds only -1 or indices into `keys`, and `mask` is `slots.count - 1`.
         slots.withUnsafeBufferPointer { slots in
             keys.withUnsafeBufferPointer { keys in
-                var slot = id.fastHash & mask
+                var slot = Self.homeSlot(id, shift: shift)
                 while true {
                     let index = Int(slots[slot])
                     if index < 0 { return nil }
@@ -218,6 +244,31 @@ final class SealedTable: @unchecked Sendable {
                     slot = (slot + 1) & mask
                 }
             }
+        }
+    }
+
+    /// ``primaryRef(_:)`` with its most common case inline: the key sits in its first slot (in a table at
+    /// most half full, most keys do). Anything else (a collision, a miss, a parent's key) takes the call.
+    @inlinable @inline(__always)
+    func primaryRefInline(_ id: KeyID) -> Unmanaged<AnyEntry>? {
+        // Unchecked reads: `slots` holds only -1 or indices into `keys` (and `primaries`, of the same
+        // count), and the home slot is below `slots.count` because `shift` is 64 - log2(slots.count).
+        let index = Int(slots.withUnsafeBufferPointer { $0[Self.homeSlot(id, shift: shift)] })
+        if index >= 0 && keys.withUnsafeBufferPointer({ Self.same($0[index], id) }) {
+            return primaries.withUnsafeBufferPointer { $0[index] }
+        }
+        return primaryRef(id)
+    }
+
+    /// `a == b`, written out so that it inlines: the synthesized `==` of ``KeyID`` is a call.
+    @inlinable @inline(__always)
+    static func same(_ a: KeyID, _ b: KeyID) -> Bool {
+        guard a.type == b.type && a.kind == b.kind else { return false }
+        switch (a.qualifier, b.qualifier) {
+        case (.none, .none): return true
+        case (.tag(let x), .tag(let y)): return x == y
+        case (.name(let x), .name(let y)): return x.number == y.number
+        default: return false
         }
     }
 

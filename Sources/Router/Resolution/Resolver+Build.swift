@@ -49,7 +49,7 @@ extension Resolver {
         if let made = entry.builtSingleton { return made }
         // The common case: a transient object with nothing to prepare, in a lookup with no graph.
         if graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
-            return try construct(entry)
+            return try constructPlain(entry)
         }
         return try buildSlow(entry)
     }
@@ -137,6 +137,29 @@ extension Resolver {
         }
     }
 
+    /// `construct` for a transient with nothing to prepare in an untraced lookup with no graph (yet): no
+    /// node to push, and nothing to record unless the factory's own lookups start the graph.
+    @inlinable
+    mutating func constructPlain<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let outerTop = top
+        var frame = Frame(entry: entry, parent: outerTop, node: -1)
+        return try withUnsafeMutablePointer(to: &frame) { framePointer in
+            let parentNode = current
+            top = framePointer
+            depth &+= 1
+            defer { leaveFrame(framePointer, parentNode: parentNode) }
+            let made: Destination
+            do {
+                made = try entry.factory(&self)
+            } catch {
+                throw wrap(error, entry, stage: "factory")
+            }
+            // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
+            if graphRef != nil { record(made, entry, node: framePointer.pointee.node) }
+            return made
+        }
+    }
+
     /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.
     @inlinable @inline(__always)
     mutating func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
@@ -219,6 +242,36 @@ extension Entry {
             #else
                 return try body(unsafeDowncast(erased, to: Entry<Destination>.self))
             #endif
+        }
+    }
+}
+
+/// What a top-level lookup can do with a registration without starting the general path.
+@usableFromInline
+enum FastCase<Destination> {
+    /// A built singleton: return it.
+    case built(Destination)
+    /// A transient with nothing to prepare: run its factory at once.
+    case plain
+    /// Anything else: the general path.
+    case other
+}
+
+extension Entry {
+    /// Which fast case `entry` (filed under a key of `Destination`) is, read in place. A debug build that
+    /// finds the entry is not an `Entry<Destination>` answers `.other`, and the general path throws the
+    /// typed error (see ``borrow(_:_:)``).
+    @inlinable @inline(__always)
+    static func fastCase(_ entry: Unmanaged<AnyEntry>) -> FastCase<Destination> {
+        entry._withUnsafeGuaranteedRef { erased in
+            #if DEBUG
+                guard let typed = erased as? Entry<Destination> else { return .other }
+            #else
+                // Why it holds: see `borrow(_:_:)`.
+                let typed = unsafeDowncast(erased, to: Entry<Destination>.self)
+            #endif
+            if let made = typed.builtSingleton { return .built(made) }
+            return typed.isPlainTransient ? .plain : .other
         }
     }
 }

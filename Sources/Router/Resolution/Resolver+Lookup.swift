@@ -1,6 +1,8 @@
 extension Resolver {
     /// The one door into a lookup: every top-level lookup (registry calls, `Lazy`, `Provider`, routes,
-    /// paths, identifiers, eager singletons) comes through here, so the rules are applied in one place:
+    /// paths, identifiers, eager singletons) comes through here, so the rules are applied in one place.
+    /// (``resolvePlainTopLevel(_:in:reporting:)`` is this door with its answers known for one case: an
+    /// idle thread starting a lookup of a plain transient; it keeps the same rules.)
     ///
     /// - **Joining.** On a thread already running a lookup of the same table (a factory or preparation
     ///   calling the registry, a `Lazy` or a `Provider`), `body` continues that lookup: same graph, same
@@ -54,23 +56,115 @@ extension Resolver {
         }
     }
 
-    /// Resolves `key` as a whole lookup; a built singleton is returned before any lookup starts.
-    @inlinable
+    /// Resolves `key` as a whole lookup, with the two commonest cases inline in the caller: a built
+    /// singleton is returned before any lookup starts, and a transient with nothing to prepare takes
+    /// ``resolvePlainTopLevel(_:in:reporting:)``. The caller checked that no override is running
+    /// (`tableRef()`); a trace handler sends every lookup the general way.
+    @inlinable @inline(__always)
     static func resolveTopLevel<Destination>(
         _ key: RoutableService<Destination>, in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry
     ) throws -> Destination {
-        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(key.id) }) else {
-            // Through a lookup, so that the error names the path and reaches the error handler.
-            return try lookup(in: tableRef, reporting: registry) { resolver in try resolver.resolve(key) }
+        let (found, tracing) = tableRef._withUnsafeGuaranteedRef { ($0.primaryRefInline(key.id), $0.isTracing) }
+        if let found, !tracing {
+            switch Entry<Destination>.fastCase(found) {
+            case .built(let made): return made
+            case .plain: return try resolvePlainTopLevel(found, in: tableRef, reporting: registry)
+            case .other: break
+            }
         }
-        if let made = try Entry<Destination>.borrow(found, { $0.builtSingleton }),
-            !tableRef._withUnsafeGuaranteedRef({ $0.isTracing })
-        {
-            return made
+        return try resolveTopLevelSlow(key, found, in: tableRef, reporting: registry)
+    }
+
+    /// Resolves `key` through the door: a missing key (so that the error names the path and reaches the
+    /// error handler), a traced lookup, or anything but a built singleton or a plain transient.
+    @inlinable @inline(never)
+    static func resolveTopLevelSlow<Destination>(
+        _ key: RoutableService<Destination>, _ found: Unmanaged<AnyEntry>?, in tableRef: Unmanaged<SealedTable>,
+        reporting registry: RouteRegistry
+    ) throws -> Destination {
+        guard let found else {
+            return try lookup(in: tableRef, reporting: registry) { resolver in try resolver.resolve(key) }
         }
         // `found`, not the entry, crosses into the lookup: capturing a borrowed reference would retain it.
         return try lookup(in: tableRef, reporting: registry) { resolver in
             try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+        }
+    }
+
+    /// A top-level lookup of a transient registration with nothing to prepare, untraced: the door,
+    /// `build` and `construct` with what they would test known. It still publishes the lookup on the
+    /// thread before the factory runs (so that a lookup the factory starts joins it), keeps the stack
+    /// guard, records the object if the factory's own lookups started a graph, finishes what they queued,
+    /// and reports a failure as the door does. Anything unusual on this thread (a running lookup to join,
+    /// a handler, a busy state) goes through the door instead.
+    @inlinable @inline(never)
+    static func resolvePlainTopLevel<Destination>(
+        _ found: Unmanaged<AnyEntry>, in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry
+    ) throws -> Destination {
+        let slot = tableRef._withUnsafeGuaranteedRef { $0.contextSlot }
+        // Borrowed: the thread-local slot keeps the context alive until the thread ends.
+        return try ThreadContext.currentRef(slot: slot)._withUnsafeGuaranteedRef { context in
+            guard let primary = context.idlePrimary else {
+                return try lookup(in: tableRef, reporting: registry) { resolver in
+                    try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+                }
+            }
+            context.primaryBusy = true
+            context.running = primary
+            // Borrowed: the context keeps its primary state (+1) as long as it lives.
+            return try primary._withUnsafeGuaranteedRef { state in
+                state.tableRef = tableRef
+                state.maxDepth = tableRef._withUnsafeGuaranteedRef { $0.maxDepth }
+                state.tracing = false
+                var resolver = Resolver(state: state)
+                do {
+                    let made: Destination = try found._withUnsafeGuaranteedRef { try resolver.constructFirst($0) }
+                    try resolver.finishLookup()
+                    context.end(state)
+                    return made
+                } catch {
+                    resolver.failLookup(error)
+                    context.end(state)
+                    throw context.report(error, to: registry)
+                }
+            }
+        }
+    }
+
+    /// `construct` for the first object of a lookup, which has no enclosing frame or node and is not
+    /// traced: the frame is pushed and popped by plain stores. `entry` is filed under a key of
+    /// `Destination` (see ``Entry/borrow(_:_:)``, whose unchecked downcast this repeats).
+    @inlinable
+    mutating func constructFirst<Destination>(_ erased: AnyEntry) throws -> Destination {
+        #if DEBUG
+            guard let entry = erased as? Entry<Destination> else {
+                throw RouteError.entryTypeBroken(erased, expected: Destination.self)
+            }
+        #else
+            let entry = unsafeDowncast(erased, to: Entry<Destination>.self)
+        #endif
+        // The first level: the depth count (0 < maxDepth, which is at least 1) always allows it; the stack
+        // may not.
+        guard hasStackRoom else { throw tooDeep(entry) }
+        var frame = Frame(entry: entry, parent: nil, node: -1)
+        return try withUnsafeMutablePointer(to: &frame) { framePointer in
+            top = framePointer
+            depth = 1
+            defer {
+                top = nil
+                current = -1
+                depth = 0
+            }
+            let made: Destination
+            do {
+                made = try entry.factory(&self)
+            } catch {
+                throw wrap(error, entry, stage: "factory")
+            }
+            // The factory's own lookups may have started a graph: record the object as `construct` does,
+            // so that a queued preparation closing a cycle back to it gets it.
+            if graphRef != nil { record(made, entry, node: framePointer.pointee.node) }
+            return made
         }
     }
 
@@ -107,6 +201,13 @@ extension Resolver {
 extension ThreadContext {
     /// Starts a lookup of `tableRef` on this thread: the spare state, or a new one, nested in the running
     /// lookup if there is one.
+    /// The primary state when a lookup may start on it straight away: no lookup runs on this thread, the
+    /// primary state is free, and no handler is being called.
+    @inlinable @inline(__always)
+    var idlePrimary: Unmanaged<LookupState>? {
+        running == nil && !primaryBusy && !inHandler ? primary : nil
+    }
+
     @inlinable @inline(__always)
     func begin(_ tableRef: Unmanaged<SealedTable>) -> Unmanaged<LookupState> {
         // The common case, inline: no lookup runs on this thread, and its primary state is free.

@@ -32,7 +32,7 @@ public struct Resolver: ~Copyable {
     ///   dependencies form an initializer-only cycle.
     @inlinable
     public mutating func resolve<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
-        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(key.id) }) else {
+        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRefInline(key.id) }) else {
             throw missingError(for: key)
         }
         // Borrowed, not retained: the table keeps the entry alive for the whole lookup.

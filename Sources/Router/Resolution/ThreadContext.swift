@@ -60,9 +60,22 @@ final class ThreadContext {
     /// borrowing it writes no reference count.
     @usableFromInline
     static func currentRef() -> Unmanaged<ThreadContext> {
-        if let key = ThreadContextKey.key, let raw = pthread_getspecific(key) {
+        currentRef(slot: ThreadContextKey.key)
+    }
+
+    /// This thread's context, unretained (see ``currentRef()``), found through `slot`, the value of
+    /// ``ThreadContextKey/key`` a sealed table copied when it was made: reading the key from the table
+    /// skips the `swift_once` check that reading the static costs on every lookup.
+    @usableFromInline
+    static func currentRef(slot: ThreadContextKey.Slot?) -> Unmanaged<ThreadContext> {
+        if let slot, let raw = pthread_getspecific(slot) {
             return Unmanaged<ThreadContext>.fromOpaque(raw)
         }
+        return makeCurrent()
+    }
+
+    /// Makes this thread's context at its first lookup and stores it in the thread-local slot.
+    static func makeCurrent() -> Unmanaged<ThreadContext> {
         let made = ThreadContext()
         // Retained by the thread-local slot; released by the key's destructor when the thread ends. Without
         // a slot (pthread_key_create failed), the context is kept for the life of the process.
@@ -99,7 +112,11 @@ final class ThreadContext {
 }
 
 /// The thread-local slot that holds each thread's ``ThreadContext``.
+@usableFromInline
 enum ThreadContextKey {
+    /// The platform's thread-local key type.
+    @usableFromInline typealias Slot = pthread_key_t
+
     #if canImport(Glibc) || canImport(Musl)
         /// `pthread_getattr_np`, which the C library has but the Swift module does not export (it needs
         /// `_GNU_SOURCE`): found by name, then called through its C signature.
