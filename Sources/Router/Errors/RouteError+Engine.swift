@@ -147,3 +147,69 @@ extension RouteError {
     static let severalRegistrationsHint =
         "Mark exactly one with .asDefault(), tag the others, or look them all up with resolveAll. Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:))."
 }
+
+extension RouteError {
+    /// A main-actor registration looked up from code that is not on the main actor.
+    static func mainActorRequired(_ key: KeyDescription, path: [String]) -> RouteError {
+        RouteError(
+            .mainActorRequired, key: key.full, path: path,
+            reason: "\(key.full) is made on the main actor, but was looked up outside it.",
+            hint:
+                "Look it up with makeDestination(to:) from main-actor code (from elsewhere: await MainActor.run { … }), or register a nonisolated factory."
+        )
+    }
+
+    /// A registration with only an async factory, looked up synchronously.
+    static func asyncOnly(_ key: KeyDescription, path: [String]) -> RouteError {
+        RouteError(
+            .asyncOnly, key: key.full, path: path,
+            reason: "\(key.full) has only an async factory, so it cannot be made synchronously.",
+            hint: "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
+    }
+}
+
+extension SealedTable {
+    /// The error for a single lookup of `id` that found no unique registration.
+    func missingError(_ id: KeyID, key: KeyDescription, path: [String]) -> RouteError {
+        let candidates = allEntries(for: id)
+        let argumentLists = candidates.compactMap(\.argumentTypes)
+        if candidates.count > 1 && argumentLists.count == candidates.count {
+            let lists = argumentLists.map(TypeName.arguments).joined(separator: " or ")
+            return RouteError(
+                .argumentMismatch, key: key.full, path: path,
+                reason: "\(key.full) has \(candidates.count) registrations, and each takes arguments: \(lists).",
+                hint:
+                    "Look it up with makeDestination(to:arguments:) or resolve(_:arguments:); the argument types pick the registration."
+            )
+        }
+        if candidates.count > 1 {
+            let defaults = candidates.filter { $0.isDefault }.count
+            let names = candidates.map { "registration #\($0.order + 1) from \($0.owner)" }.joined(separator: ", ")
+            return RouteError(
+                .ambiguousRegistration, key: key.full, path: path,
+                reason:
+                    "\(key.full) has \(candidates.count) registrations (\(names)) and \(defaults == 0 ? "none is" : "\(defaults) are") marked as the default.",
+                hint: RouteError.severalRegistrationsHint)
+        }
+        let related = relatedKeys(of: id).map { $0.full }
+        let hint =
+            related.isEmpty
+            ? "Register it in a RouteModule, e.g. registry.register(\(key.full.hasPrefix("RoutableServiceModule") ? "key, configuration:" : "key")) { … }."
+            : "Registered for the same protocol: \(related.joined(separator: ", "))."
+        return RouteError(
+            .unregisteredKey, key: key.full, path: path, reason: "No router is registered for \(key.full).", hint: hint)
+    }
+
+    private func relatedKeys(of id: KeyID) -> [KeyDescription] {
+        var seen: [KeyDescription] = []
+        var table: SealedTable? = self
+        while let current = table {
+            for (index, other) in current.keys.enumerated()
+            where other.type == id.type && other.kind == id.kind && other != id {
+                if let key = current.members(ofBucket: index).first?.key, !seen.contains(key) { seen.append(key) }
+            }
+            table = current.parent
+        }
+        return seen
+    }
+}

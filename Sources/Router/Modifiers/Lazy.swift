@@ -36,7 +36,7 @@ public final class Lazy<Destination> {
         get throws {
             if let made = cell.instance { return made }
             // `self` keeps the table alive for the whole lookup.
-            return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil, seeding: origin) {
+            return try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin) {
                 resolver in try resolver.buildOnce(entry, in: cell)
             }
         }
@@ -96,7 +96,7 @@ extension Resolver {
         let origin = state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider {
-            try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil, seeding: origin) { resolver in
+            try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin) { resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry) }
             }
         }
@@ -120,7 +120,7 @@ extension Resolver {
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { (head: First, tail: repeat each Argument) in
             let given = ArgumentList(head, repeat each tail)
-            return try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil, seeding: origin) {
+            return try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin) {
                 resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry, input: given) }
             }

@@ -1,118 +1,3 @@
-/// One registration, as the sealed registry holds it. Immutable once made.
-@usableFromInline
-class AnyEntry: @unchecked Sendable {
-    // @unchecked: every stored property is a `let` set in the initializer (the subclass's too), and the
-    // shared cells it points to synchronise themselves.
-    let id: KeyID
-    let key: KeyDescription
-    @usableFromInline let scope: Scope
-    let order: Int
-    let dependencies: [RouteDependency]
-    let isDefault: Bool
-    let destinationMetatype: Any.Type
-    /// The destination's type as it reads in messages; built on demand (see ``KeyDescription``).
-    var destinationType: String { TypeName.of(destinationMetatype) }
-    /// Where the registration was made: its module, file and line.
-    let site: RegistrationSite
-    /// Where the registration was made, as messages name it: `CarModule (Cars.swift:12)`.
-    var owner: String { site.description }
-    /// Whether the factory runs on the main actor (``RouteRegistry/registerOnMainActor(_:file:line:factory:)``).
-    let isMainActor: Bool
-    /// What few registrations have, kept out of line: nil when the registration has none of it, so that
-    /// a plain registration stores, copies and releases none of these fields.
-    private let options: Options?
-    /// A string under which the destination can also be looked up.
-    var identifier: String? { options?.identifier }
-    /// For module entries: whether a fresh configuration adopts the key's configuration protocol.
-    var configurationConforms: (@Sendable () -> Bool)? { options?.configurationConforms }
-    /// For registrations that take runtime arguments: their types, as a tuple type.
-    var argumentTypes: Any.Type? { options?.argumentTypes }
-    /// For adapters: the provided key the required key is joined to.
-    var adapterTarget: KeyDescription? { options?.adapterTarget }
-    /// Whether no other registration may serve this key's protocol.
-    let isExclusive: Bool
-    /// Whether made objects need a preparation step after the factory (injections or a finish hook).
-    @usableFromInline let needsPreparation: Bool
-    /// Transient with nothing to prepare: the lookup can run the factory straight away.
-    @usableFromInline let isPlainTransient: Bool
-
-    init(
-        id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
-        identifier: String?, isDefault: Bool, destinationType: Any.Type, site: RegistrationSite,
-        needsPreparation: Bool, configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?,
-        adapterTarget: KeyDescription?, isExclusive: Bool, isMainActor: Bool
-    ) {
-        self.id = id
-        self.key = key
-        self.scope = scope
-        self.order = order
-        self.dependencies = dependencies
-        self.isDefault = isDefault
-        self.destinationMetatype = destinationType
-        self.site = site
-        self.isMainActor = isMainActor
-        self.needsPreparation = needsPreparation
-        self.isPlainTransient = scope.kind == .transient && !needsPreparation
-        if identifier != nil || configurationConforms != nil || argumentTypes != nil || adapterTarget != nil {
-            self.options = Options(
-                identifier: identifier, configurationConforms: configurationConforms, argumentTypes: argumentTypes,
-                adapterTarget: adapterTarget)
-        } else {
-            self.options = nil
-        }
-        self.isExclusive = isExclusive
-    }
-
-    /// The less common parts of a registration (see `options`).
-    private final class Options: @unchecked Sendable {
-        // @unchecked: every stored property is a `let`; the closure is `@Sendable`.
-        let identifier: String?
-        let configurationConforms: (@Sendable () -> Bool)?
-        let argumentTypes: Any.Type?
-        let adapterTarget: KeyDescription?
-
-        init(
-            identifier: String?, configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?,
-            adapterTarget: KeyDescription?
-        ) {
-            self.identifier = identifier
-            self.configurationConforms = configurationConforms
-            self.argumentTypes = argumentTypes
-            self.adapterTarget = adapterTarget
-        }
-    }
-
-    deinit {
-        // A registration that goes away (with its child registry or override layer) takes its instance out
-        // of the custom scope it lived in.
-        scope.customScope?.forget(ObjectIdentifier(self))
-    }
-
-    /// Builds a destination whose type the caller does not know statically (identifier lookups,
-    /// eager singletons at sealing).
-    func buildErased(_ resolver: inout Resolver) throws -> Any {
-        throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
-    }
-
-    /// The registrations of the other keys this one serves; made at sealing.
-    func alsoEntries() -> [AnyEntry] { [] }
-
-    /// Whether the registration has an async factory.
-    var isAsync: Bool { false }
-
-    /// A copy with empty shared cells, for an override layer: what it builds stays in the layer.
-    func freshCopy() -> AnyEntry { self }
-
-    /// Whether the registration's shared instance exists now (for the current custom scope, if any).
-    var hasSharedInstance: Bool { false }
-
-    /// Makes the configuration object for module entries; nil for plain services.
-    func makeConfigurationObject() -> AnyObject? { nil }
-
-    /// For module entries: whether a configuration object can be offered to callers as `type`.
-    func configurationType() -> String? { nil }
-}
-
 /// A registration whose destination is statically `Destination`.
 @usableFromInline
 final class Entry<Destination>: AnyEntry, @unchecked Sendable {
@@ -123,7 +8,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     @usableFromInline let singleton: SharedCell<Destination>?
     /// `singleton`, unretained (the entry keeps it alive), so reading a built singleton writes no
     /// reference count.
-    @usableFromInline let singletonRef: Unmanaged<SharedCell<Destination>>?
+    @usableFromInline let singletonRef: Borrowed<SharedCell<Destination>>?
     let weakCell: WeakCell?
     /// What few registrations have, kept out of line: nil when the registration has none of it (see
     /// `AnyEntry.options`).
@@ -265,14 +150,14 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     private static func cells(
         for kind: Scope.Kind, isAsync: Bool
     ) -> (
-        singleton: SharedCell<Destination>?, singletonRef: Unmanaged<SharedCell<Destination>>?, weak: WeakCell?,
+        singleton: SharedCell<Destination>?, singletonRef: Borrowed<SharedCell<Destination>>?, weak: WeakCell?,
         async: AsyncSharedCell<Destination>?
     ) {
         switch kind {
         case .singleton, .eagerSingleton:
             let singleton = SharedCell<Destination>()
             let async = isAsync && kind == .singleton ? AsyncSharedCell<Destination>() : nil
-            return (singleton, Unmanaged.passUnretained(singleton), nil, async)
+            return (singleton, Borrowed(singleton), nil, async)
         case .weakSingleton:
             return (nil, nil, WeakCell(), nil)
         case .transient, .graph, .custom:
@@ -308,7 +193,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     @inlinable
     var builtSingleton: Destination? {
         guard let singletonRef else { return nil }
-        return singletonRef._withUnsafeGuaranteedRef { $0.instance }
+        return singletonRef.with { $0.instance }
     }
 
     override var hasSharedInstance: Bool {

@@ -158,7 +158,7 @@ extension RouteRegistry {
             throw reporting ? report(error) : error
         }
         return try withExtendedLifetime(table) {
-            try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: reporter, body)
+            try Resolver.lookup(in: Borrowed(table), reporting: reporter, body)
         }
     }
 

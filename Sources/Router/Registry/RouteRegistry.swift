@@ -20,7 +20,7 @@ public final class RouteRegistry: Sendable {
         var paths: [PathRoute] = []
     }
 
-    private enum Phase: UInt8 {
+    enum Phase: UInt8 {
         case open, sealing, sealed
     }
 
@@ -43,17 +43,17 @@ public final class RouteRegistry: Sendable {
     @exclusivity(unchecked) private nonisolated(unsafe) var assembly = Assembly()
     @usableFromInline let phase = Atomic<UInt8>(Phase.open.rawValue)
     /// Held for the whole of a `seal()`, so that concurrent calls run one after the other.
-    private let sealLock = PThreadMutex()
+    let sealLock = PThreadMutex()
     /// The ``CurrentThread/id`` of the thread running `seal()`, or 0.
-    private let sealingThread = Atomic<UInt>(0)
+    let sealingThread = Atomic<UInt>(0)
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable? {
-        didSet { sealedRef = sealedTable.map(Unmanaged.passUnretained) }
+        didSet { sealedRef = sealedTable.map(Borrowed.init) }
     }
     /// `sealedTable`, unretained, for the lookup path: the registry keeps the table alive, and borrowing
     /// it writes nothing to its reference count, which threads looking up at once would fight over.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedRef: Unmanaged<SealedTable>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedRef: Borrowed<SealedTable>?
     /// How many `withOverrides` calls on this registry, its parents or its children are running, in any
     /// task: one counter per family, so that a parent's overrides reach its children's lookups. While
     /// none is, a lookup does not read the task-local override tables.
@@ -204,115 +204,10 @@ public final class RouteRegistry: Sendable {
     var registeredEntries: [AnyEntry] { withAssembly { $0.entries } }
 
     /// Runs `body` on the assembly under its lock.
-    private func withAssembly<Result>(_ body: (inout Assembly) throws -> Result) rethrows -> Result {
+    func withAssembly<Result>(_ body: (inout Assembly) throws -> Result) rethrows -> Result {
         assemblyLock.lock()
         defer { assemblyLock.unlock() }
         return try body(&assembly)
-    }
-
-    // MARK: Sealing
-
-    /// Validates the registrations, builds eager singletons and makes the registry read-only.
-    ///
-    /// Sealing a sealed registry does nothing. When validation finds problems, the registry stays open
-    /// so they can be fixed, and the error lists every one.
-    ///
-    /// Sealing is safe to race: a `register` or `load` made while another thread seals either lands in
-    /// the sealed table or throws ``RouteError/Code/registrationAfterSeal``; a second thread calling
-    /// `seal()` waits for the first and returns once the registry is sealed (or seals it itself if the
-    /// first failed). Only the sealing thread itself, calling `seal()` again from a factory that runs
-    /// during sealing, gets ``RouteError/Code/sealInProgress``.
-    /// - Throws: ``RouteError`` with code ``RouteError/Code/validationFailed``, or
-    ///   ``RouteError/Code/sealInProgress`` when called from a factory that runs during sealing.
-    public func seal() throws {
-        if isSealed { return }
-        let thread = CurrentThread.id
-        // Only this thread ever stores its own id, so seeing it means this call is nested in its own seal.
-        if sealingThread.load(ordering: .acquiring) == thread {
-            throw RouteError(
-                .sealInProgress, key: "RouteRegistry",
-                reason: "seal() was called while the registry was already sealing.",
-                hint: "Do not seal from an eager singleton's factory; the registry seals once.")
-        }
-        sealLock.lock()
-        defer { sealLock.unlock() }
-        // Another thread may have sealed while this one waited for the lock.
-        if isSealed { return }
-        sealingThread.store(thread, ordering: .releasing)
-        defer { sealingThread.store(0, ordering: .releasing) }
-        // Leave the open phase before `makeTable` takes the assembly lock for its snapshot: see
-        // `isAcceptingRegistrations`.
-        phase.store(Phase.sealing.rawValue, ordering: .releasing)
-        let table: SealedTable
-        let report: ValidationReport
-        do {
-            (table, report) = try makeTable()
-        } catch {
-            phase.store(Phase.open.rawValue, ordering: .releasing)
-            throw error
-        }
-        if !report.isValid {
-            phase.store(Phase.open.rawValue, ordering: .releasing)
-            throw RouteError(
-                .validationFailed, key: "RouteRegistry",
-                reason: "Sealing found \(report.description)")
-        }
-        do {
-            try buildEagerSingletons(in: table)
-        } catch {
-            phase.store(Phase.open.rawValue, ordering: .releasing)
-            throw error
-        }
-        sealedTable = table
-        phase.store(Phase.sealed.rawValue, ordering: .releasing)
-    }
-
-    /// Checks the registrations without sealing: every problem sealing would report.
-    /// - Returns: The report; ``ValidationReport/isValid`` is true when sealing would succeed.
-    /// - Throws: ``RouteError`` when the parent registry is not sealed.
-    public func validate() throws -> ValidationReport {
-        if isSealed, let table = sealedTable { return Validator(table: table, assembly: nil).report() }
-        return try makeTable().1
-    }
-
-    private func makeTable() throws -> (table: SealedTable, report: ValidationReport) {
-        var parentTable: SealedTable?
-        if let parent {
-            // The phase first: `sealedTable` is written before the releasing store of `sealed`, so it may be
-            // read only after an acquiring load has seen that store (a parent sealing right now reads as
-            // not sealed).
-            guard parent.isSealed, let table = parent.sealedTable else {
-                throw RouteError(
-                    .notSealed, key: "RouteRegistry", reason: "The parent registry is not sealed.",
-                    hint: "Seal the parent before making or sealing a child registry.")
-            }
-            parentTable = table
-        }
-        let snapshot = withAssembly { $0 }
-        var entries = snapshot.entries
-        // The registrations that serve a registration's other keys (`Registration.also`), made now that the
-        // registration itself can no longer change.
-        for entry in snapshot.entries { entries += entry.alsoEntries() }
-        let table = SealedTable(
-            entries: entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer, paths: snapshot.paths)
-        return (table, Validator(table: table, assembly: snapshot).report())
-    }
-
-    private func buildEagerSingletons(in table: SealedTable) throws {
-        guard table.features.eagerSingletons else { return }
-        for entry in table.entries where entry.scope.kind == .eagerSingleton {
-            do {
-                _ = try Resolver.lookup(in: Unmanaged.passUnretained(table), reporting: nil) { resolver in
-                    try entry.buildErased(&resolver)
-                }
-            } catch let error as RouteError {
-                throw RouteError(
-                    error.code, key: error.key, path: error.path,
-                    reason: "Sealing built the eager singleton \(entry.key.full), and it failed: \(error.reason)",
-                    hint: error.hint ?? "The registry stays open; fix the factory and seal again.",
-                    underlyingError: error.underlyingError)
-            }
-        }
     }
 
     // MARK: Lookup plumbing
@@ -320,13 +215,13 @@ public final class RouteRegistry: Sendable {
     /// The table lookups use: the sealed one, or this task's override layered over it.
     @inlinable
     func table() throws -> SealedTable {
-        if let table = tableRef() { return table.takeUnretainedValue() }
+        if let table = tableRef() { return table.object }
         return try tableSlow()
     }
 
     /// The sealed table, unretained, when no override is running; nil otherwise (see ``tableSlow()``).
     @inlinable
-    func tableRef() -> Unmanaged<SealedTable>? {
+    func tableRef() -> Borrowed<SealedTable>? {
         guard phase.load(ordering: .acquiring) == 2, overrideCounter.running.load(ordering: .relaxed) == 0 else {
             return nil
         }

@@ -12,7 +12,7 @@ final class SealedTable: @unchecked Sendable {
     /// Each bucket's primary, the registration a single lookup gets: the only one, or the default; nil
     /// when ambiguous. Unretained: `entries` keeps them alive as long as the table lives, and a lookup that
     /// borrows them writes nothing to their reference counts, which several threads would fight over.
-    @usableFromInline let primaries: ContiguousArray<Unmanaged<AnyEntry>?>
+    @usableFromInline let primaries: ContiguousArray<Borrowed<AnyEntry>?>
     @usableFromInline let slots: ContiguousArray<Int32>
     @usableFromInline let mask: Int
     /// `64 - log2(slots.count)`: a key's first slot is the top bits of its hash (see ``homeSlot(_:shift:)``).
@@ -35,11 +35,11 @@ final class SealedTable: @unchecked Sendable {
     @usableFromInline let tracer: Tracer?
     /// `tracer`, unretained (the table keeps it alive), so that checking it on every lookup writes no
     /// reference count.
-    @usableFromInline let tracerRef: Unmanaged<Tracer>?
+    @usableFromInline let tracerRef: Borrowed<Tracer>?
 
     /// Whether a trace handler is installed now.
     @inlinable
-    var isTracing: Bool { tracerRef?._withUnsafeGuaranteedRef { $0.enabled.load(ordering: .relaxed) } ?? false }
+    var isTracing: Bool { tracerRef?.with { $0.enabled.load(ordering: .relaxed) } ?? false }
 
     let paths: [PathRoute]
     /// For an override layer: the layer's own copies of the shared registrations beneath it.
@@ -77,7 +77,7 @@ final class SealedTable: @unchecked Sendable {
         self.paths = paths
         self.redirect = redirect
         self.tracer = tracer ?? parent?.tracer
-        self.tracerRef = self.tracer.map(Unmanaged.passUnretained)
+        self.tracerRef = self.tracer.map(Borrowed.init)
         self.parent = parent
         self.maxDepth = maxDepth
         self.contextSlot = ThreadContextKey.key
@@ -90,7 +90,7 @@ final class SealedTable: @unchecked Sendable {
         var bucketOf: [Int32] = []
         var identifiers: [String: AnyEntry] = [:]
         var features = Features()
-        var primaries = ContiguousArray<Unmanaged<AnyEntry>?>()
+        var primaries = ContiguousArray<Borrowed<AnyEntry>?>()
         primaries.reserveCapacity(count)
         // Indices rather than `enumerated()`, which would retain and release every entry.
         for position in entries.indices {
@@ -126,7 +126,7 @@ final class SealedTable: @unchecked Sendable {
                 slots[slot] = Int32(truncatingIfNeeded: bucket)
                 keys.append(id)
                 // The primary while the key has one registration; repeated keys are settled below.
-                primaries.append(Unmanaged.passUnretained(entry))
+                primaries.append(Borrowed(entry))
             }
             if bucketOf.isEmpty && bucket != position {
                 // The first repeated key: record the identity mapping so far.
@@ -142,7 +142,7 @@ final class SealedTable: @unchecked Sendable {
             let (grouped, starts) = Self.group(entries, bucketOf: bucketOf, bucketCount: keys.count)
             for bucket in keys.indices where starts[bucket + 1] - starts[bucket] > 1 {
                 let members = grouped[Int(starts[bucket])..<Int(starts[bucket + 1])]
-                primaries[bucket] = Self.primary(of: members).map(Unmanaged.passUnretained)
+                primaries[bucket] = Self.primary(of: members).map(Borrowed.init)
             }
             self.grouped = grouped
             self.starts = starts
@@ -177,20 +177,6 @@ final class SealedTable: @unchecked Sendable {
     /// The ``shift`` of a table with `capacity` slots (a power of two).
     private static func shift(for capacity: Int) -> Int {
         64 - capacity.trailingZeroBitCount
-    }
-
-    /// The first slot to probe for `id` in a table whose ``shift`` is `shift`: Fibonacci hashing, the top
-    /// bits of one multiplication, which every bit of the key's words reaches. Two instructions beyond
-    /// reading the key, against six for a mixing function masked to the low bits.
-    @inlinable @inline(__always)
-    static func homeSlot(_ id: KeyID, shift: Int) -> Int {
-        var bits = UInt(bitPattern: id.type) &+ UInt(id.kind.rawValue)
-        switch id.qualifier {
-        case .none: break
-        case .tag(let tag): bits ^= UInt(bitPattern: tag) &* 0x9E37_79B9
-        case .name(let name): bits ^= UInt(truncatingIfNeeded: name.number) &* 0xD6E8_FEB8_6659_FD93
-        }
-        return Int(bitPattern: (bits &* 0x9E37_79B9_7F4A_7C15) &>> UInt(truncatingIfNeeded: shift))
     }
 
     /// `entries` ordered by bucket (stably), and where each bucket starts, followed by the end.
@@ -230,77 +216,6 @@ final class SealedTable: @unchecked Sendable {
         return grouped[Int(starts[index])..<Int(starts[index + 1])]
     }
 
-    /// The bucket index for `id` in this table (not its parents).
-    @inlinable @inline(__always)
-    func bucketIndex(_ id: KeyID) -> Int? {
-        // Unchecked reads: `slots` holds only -1 or indices into `keys`, and `mask` is `slots.count - 1`.
-        slots.withUnsafeBufferPointer { slots in
-            keys.withUnsafeBufferPointer { keys in
-                var slot = Self.homeSlot(id, shift: shift)
-                while true {
-                    let index = Int(slots[slot])
-                    if index < 0 { return nil }
-                    if keys[index] == id { return index }
-                    slot = (slot + 1) & mask
-                }
-            }
-        }
-    }
-
-    /// ``primaryRef(_:)`` with its most common case inline: the key sits in its first slot (in a table at
-    /// most half full, most keys do). Anything else (a collision, a miss, a parent's key) takes the call.
-    @inlinable @inline(__always)
-    func primaryRefInline(_ id: KeyID) -> Unmanaged<AnyEntry>? {
-        // Unchecked reads: `slots` holds only -1 or indices into `keys` (and `primaries`, of the same
-        // count), and the home slot is below `slots.count` because `shift` is 64 - log2(slots.count).
-        let index = Int(slots.withUnsafeBufferPointer { $0[Self.homeSlot(id, shift: shift)] })
-        if index >= 0 && keys.withUnsafeBufferPointer({ Self.same($0[index], id) }) {
-            return primaries.withUnsafeBufferPointer { $0[index] }
-        }
-        return primaryRef(id)
-    }
-
-    /// `a == b`, written out so that it inlines: the synthesized `==` of ``KeyID`` is a call.
-    @inlinable @inline(__always)
-    static func same(_ a: KeyID, _ b: KeyID) -> Bool {
-        guard a.type == b.type && a.kind == b.kind else { return false }
-        switch (a.qualifier, b.qualifier) {
-        case (.none, .none): return true
-        case (.tag(let x), .tag(let y)): return x == y
-        case (.name(let x), .name(let y)): return x.number == y.number
-        default: return false
-        }
-    }
-
-    /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
-    ///
-    /// Unretained: this table (or, for an inherited one, its parent or redirect map) keeps it alive, so
-    /// it is valid for as long as the caller keeps the table alive.
-    @inlinable
-    func primaryRef(_ id: KeyID) -> Unmanaged<AnyEntry>? {
-        if let index = bucketIndex(id) { return primaries.withUnsafeBufferPointer { $0[index] } }
-        return inheritedPrimary(id)
-    }
-
-    /// The registration a single lookup of `id` gets from the parents, redirected for an override layer.
-    @usableFromInline
-    func inheritedPrimary(_ id: KeyID) -> Unmanaged<AnyEntry>? {
-        guard let inherited = parent?.primaryRef(id) else { return nil }
-        guard !redirect.isEmpty, let copy = redirect[ObjectIdentifier(inherited.takeUnretainedValue())] else {
-            return inherited
-        }
-        return Unmanaged.passUnretained(copy)
-    }
-
-    /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
-    func primary(_ id: KeyID) -> AnyEntry? {
-        primaryRef(id)?.takeUnretainedValue()
-    }
-
-    func hasRegistration(_ id: KeyID) -> Bool {
-        bucketIndex(id) != nil || (parent?.hasRegistration(id) ?? false)
-    }
-
     /// Every registration of `id`, the parent's first.
     func allEntries(for id: KeyID) -> [AnyEntry] {
         let inherited = (parent?.allEntries(for: id) ?? []).map { redirect[ObjectIdentifier($0)] ?? $0 }
@@ -325,50 +240,6 @@ final class SealedTable: @unchecked Sendable {
 
     var allIdentifiers: [String] {
         Array(Set(identifiers.keys).union(parent?.allIdentifiers ?? [])).sorted()
-    }
-
-    /// The error for a single lookup of `id` that found no unique registration.
-    func missingError(_ id: KeyID, key: KeyDescription, path: [String]) -> RouteError {
-        let candidates = allEntries(for: id)
-        let argumentLists = candidates.compactMap(\.argumentTypes)
-        if candidates.count > 1 && argumentLists.count == candidates.count {
-            let lists = argumentLists.map(TypeName.arguments).joined(separator: " or ")
-            return RouteError(
-                .argumentMismatch, key: key.full, path: path,
-                reason: "\(key.full) has \(candidates.count) registrations, and each takes arguments: \(lists).",
-                hint:
-                    "Look it up with makeDestination(to:arguments:) or resolve(_:arguments:); the argument types pick the registration."
-            )
-        }
-        if candidates.count > 1 {
-            let defaults = candidates.filter { $0.isDefault }.count
-            let names = candidates.map { "registration #\($0.order + 1) from \($0.owner)" }.joined(separator: ", ")
-            return RouteError(
-                .ambiguousRegistration, key: key.full, path: path,
-                reason:
-                    "\(key.full) has \(candidates.count) registrations (\(names)) and \(defaults == 0 ? "none is" : "\(defaults) are") marked as the default.",
-                hint: RouteError.severalRegistrationsHint)
-        }
-        let related = relatedKeys(of: id).map { $0.full }
-        let hint =
-            related.isEmpty
-            ? "Register it in a RouteModule, e.g. registry.register(\(key.full.hasPrefix("RoutableServiceModule") ? "key, configuration:" : "key")) { … }."
-            : "Registered for the same protocol: \(related.joined(separator: ", "))."
-        return RouteError(
-            .unregisteredKey, key: key.full, path: path, reason: "No router is registered for \(key.full).", hint: hint)
-    }
-
-    private func relatedKeys(of id: KeyID) -> [KeyDescription] {
-        var seen: [KeyDescription] = []
-        var table: SealedTable? = self
-        while let current = table {
-            for (index, other) in current.keys.enumerated()
-            where other.type == id.type && other.kind == id.kind && other != id {
-                if let key = current.members(ofBucket: index).first?.key, !seen.contains(key) { seen.append(key) }
-            }
-            table = current.parent
-        }
-        return seen
     }
 }
 

@@ -11,19 +11,19 @@ final class LookupState {
     // dynamic exclusivity checks on these fields cost more than a transient lookup.
 
     /// The table the lookup reads; the registry call (or `Lazy`/`Provider`) that started it keeps it alive.
-    @exclusivity(unchecked) @usableFromInline var tableRef: Unmanaged<SealedTable>
+    @exclusivity(unchecked) @usableFromInline var tableRef: Borrowed<SealedTable>
     /// The deepest nesting allowed, copied from the table so the hot path does not reach for it.
     @exclusivity(unchecked) @usableFromInline var maxDepth: Int
     /// Whether a trace handler was installed when the lookup started (and no handler is running).
     @exclusivity(unchecked) @usableFromInline var tracing: Bool
     /// Below this stack address a nested build fails with `resolutionTooDeep` (see ``ThreadContext``).
     @exclusivity(unchecked) @usableFromInline var stackLimit: UInt
-    /// The graph, once the lookup needs one; owned (+1) by the state. Held unmanaged so reading it on the
+    /// The graph, once the lookup needs one; owned (+1) by the state. Borrowed, so that reading it on the
     /// hot path writes no reference count.
-    @exclusivity(unchecked) @usableFromInline var graphRef: Unmanaged<ResolutionGraph>?
-    /// An emptied graph (+1) kept for the next lookup that needs one; unmanaged, so handing it over writes
+    @exclusivity(unchecked) @usableFromInline var graphRef: Borrowed<ResolutionGraph>?
+    /// An emptied graph (+1) kept for the next lookup that needs one; borrowed, so handing it over writes
     /// no reference count.
-    @exclusivity(unchecked) var spareGraph: Unmanaged<ResolutionGraph>?
+    @exclusivity(unchecked) var spareGraph: Borrowed<ResolutionGraph>?
     /// The node of the object being built or prepared, -1 when none is recorded.
     @exclusivity(unchecked) @usableFromInline var current: Int32 = -1
     /// The innermost running factory's frame, on the call stack.
@@ -33,7 +33,7 @@ final class LookupState {
     @exclusivity(unchecked) @usableFromInline var injecting = 0
     /// The configuration or the arguments handed to the next factory that takes them, unretained: whoever
     /// sets it keeps the object alive until it is cleared.
-    @exclusivity(unchecked) @usableFromInline var inputRef: Unmanaged<AnyObject>?
+    @exclusivity(unchecked) @usableFromInline var inputRef: Borrowed<AnyObject>?
     /// How many factories have returned, and the last one's registration (for the trace).
     @exclusivity(unchecked) @usableFromInline var constructions = 0
     @exclusivity(unchecked) @usableFromInline var lastConstructed: ObjectIdentifier?
@@ -56,8 +56,8 @@ final class LookupState {
     /// another on the same thread shares the outer one's, so that it never waits for its own thread.
     @exclusivity(unchecked) @usableFromInline var ownTransaction: CreationTransaction?
     /// The lookup this one is nested in on the same thread, if any.
-    /// Unmanaged: the thread's context keeps every running state alive.
-    @exclusivity(unchecked) @usableFromInline var outer: Unmanaged<LookupState>?
+    /// Borrowed: the thread's context keeps every running state alive.
+    @exclusivity(unchecked) @usableFromInline var outer: Borrowed<LookupState>?
     /// For each custom scope this lookup used, the scope generation it saw first: a lookup keeps using
     /// that generation even if the scope is reset meanwhile, so it never mixes old and new instances.
     @exclusivity(unchecked) var scopeGenerations: [(scope: ObjectIdentifier, generation: Int)] = []
@@ -73,11 +73,11 @@ final class LookupState {
     /// holds them across a suspension).
     let isAsync: Bool
 
-    init(tableRef: Unmanaged<SealedTable>, stackLimit: UInt, isAsync: Bool = false) {
+    init(tableRef: Borrowed<SealedTable>, stackLimit: UInt, isAsync: Bool = false) {
         self.tableRef = tableRef
         self.stackLimit = stackLimit
         self.isAsync = isAsync
-        (maxDepth, tracing) = tableRef._withUnsafeGuaranteedRef { ($0.maxDepth, $0.isTracing) }
+        (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
     }
 
     deinit {
@@ -86,20 +86,20 @@ final class LookupState {
     }
 
     /// Prepares a reused state for a new lookup of `table`.
-    func restart(tableRef: Unmanaged<SealedTable>, stackLimit: UInt, tracing: Bool) {
+    func restart(tableRef: Borrowed<SealedTable>, stackLimit: UInt, tracing: Bool) {
         self.tableRef = tableRef
         self.stackLimit = stackLimit
         self.tracing = tracing
-        maxDepth = tableRef._withUnsafeGuaranteedRef { $0.maxDepth }
+        maxDepth = tableRef.with { $0.maxDepth }
     }
 
     /// The table, for the paths that are not hot.
-    var table: SealedTable { tableRef.takeUnretainedValue() }
+    var table: SealedTable { tableRef.object }
 
     /// The transaction shared by this lookup and the lookups it is nested in on this thread.
     var transaction: CreationTransaction {
         var root = self
-        while let outer = root.outer?.takeUnretainedValue() { root = outer }
+        while let outer = root.outer?.object { root = outer }
         if let made = root.ownTransaction { return made }
         let made = CreationTransaction()
         root.ownTransaction = made
@@ -107,16 +107,16 @@ final class LookupState {
     }
 
     /// The graph, if this lookup has one.
-    @usableFromInline var graph: ResolutionGraph? { graphRef?.takeUnretainedValue() }
+    @usableFromInline var graph: ResolutionGraph? { graphRef?.object }
 
     /// Makes the graph, turning the frames of the running factories into its first nodes.
     @usableFromInline
     func startGraph() {
-        let takenRef = spareGraph ?? Unmanaged.passRetained(ResolutionGraph())
+        let takenRef = spareGraph ?? Borrowed.retained(ResolutionGraph())
         spareGraph = nil
         graphRef = takenRef
         guard top != nil else { return }  // the common case: the graph starts before any factory runs
-        let taken = takenRef.takeUnretainedValue()
+        let taken = takenRef.object
         var frames: [UnsafeMutablePointer<Frame>] = []
         var cursor = top
         while let frame = cursor {
@@ -149,7 +149,7 @@ final class LookupState {
         }
         if let graphRef {
             self.graphRef = nil
-            let keep = graphRef._withUnsafeGuaranteedRef { graph in
+            let keep = graphRef.with { graph in
                 graph.reset()
                 return graph.isWorthKeeping
             }

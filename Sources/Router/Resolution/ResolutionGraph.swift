@@ -11,7 +11,7 @@ final class ResolutionGraph {
     @usableFromInline
     struct Node {
         /// Unretained: the table keeps every entry alive for longer than any lookup.
-        @usableFromInline let entryRef: Unmanaged<AnyEntry>
+        @usableFromInline let entryRef: Borrowed<AnyEntry>
         /// The object's index in `instances`; -1 until its factory has returned. An index rather than the
         /// object, so that a node holds no reference and the node list is plain memory.
         @usableFromInline var instance: Int32
@@ -20,7 +20,7 @@ final class ResolutionGraph {
         @usableFromInline let level: Int32
 
         @inlinable
-        init(entryRef: Unmanaged<AnyEntry>, instance: Int32, parent: Int32, level: Int32) {
+        init(entryRef: Borrowed<AnyEntry>, instance: Int32, parent: Int32, level: Int32) {
             self.entryRef = entryRef
             self.instance = instance
             self.parent = parent
@@ -74,7 +74,7 @@ final class ResolutionGraph {
     }
 
     @inlinable
-    func push(_ entry: Unmanaged<AnyEntry>, parent: Int32) -> Int32 {
+    func push(_ entry: Borrowed<AnyEntry>, parent: Int32) -> Int32 {
         let level = parent >= 0 ? nodes[Int(parent)].level + 1 : 0
         nodes.append(Node(entryRef: entry, instance: -1, parent: parent, level: level))
         return Int32(nodes.count - 1)
@@ -94,7 +94,7 @@ final class ResolutionGraph {
         var index = node
         while index >= 0 {
             let item = nodes[Int(index)]
-            names.append(item.entryRef.takeUnretainedValue().key.short)
+            names.append(item.entryRef.object.key.short)
             index = item.parent
         }
         return names.reversed()
@@ -109,10 +109,10 @@ final class ResolutionGraph {
     /// The nearest node at or above `node` made from `entry`.
     @inlinable
     func ancestor(of node: Int32, entry: AnyEntry) -> Int32? {
-        let target = Unmanaged.passUnretained(entry).toOpaque()
+        let target = Borrowed(entry).opaque
         var index = node
         while index >= 0 {
-            if nodes[Int(index)].entryRef.toOpaque() == target { return index }
+            if nodes[Int(index)].entryRef.opaque == target { return index }
             index = nodes[Int(index)].parent
         }
         return nil
@@ -124,14 +124,14 @@ final class ResolutionGraph {
 @usableFromInline
 struct Frame {
     /// Unretained: the table keeps the entry alive for longer than the lookup.
-    @usableFromInline let entry: Unmanaged<AnyEntry>
+    @usableFromInline let entry: Borrowed<AnyEntry>
     @usableFromInline let parent: UnsafeMutablePointer<Frame>?
     /// The frame's node once the graph exists, else -1.
     @usableFromInline var node: Int32
 
     @inlinable
     init(entry: AnyEntry, parent: UnsafeMutablePointer<Frame>?, node: Int32) {
-        self.entry = Unmanaged.passUnretained(entry)
+        self.entry = Borrowed(entry)
         self.parent = parent
         self.node = node
     }

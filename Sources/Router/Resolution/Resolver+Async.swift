@@ -41,7 +41,7 @@ extension Resolver {
         let context = ThreadContext.current
         let outer = context.running
         state.stackLimit = context.stackLimit
-        context.running = Unmanaged.passUnretained(state)
+        context.running = Borrowed(state)
         defer { context.running = outer }
         return try body(&self)
     }
@@ -102,10 +102,7 @@ extension RouteRegistry {
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
         var spec = RegistrationSpec<Destination> { resolver in
-            throw RouteError(
-                .asyncOnly, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
-                reason: "\(keyDescription.full) has only an async factory, so it cannot be made synchronously.",
-                hint: "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
+            throw RouteError.asyncOnly(keyDescription, path: resolver.pathHere(keyDescription.short))
         }
         spec.asyncFactory = factory
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
@@ -130,7 +127,7 @@ extension RouteRegistry {
         // An async lookup's state is its own (it moves with the task between threads); `table` is kept
         // alive by this frame until the lookup ends.
         let state = LookupState(
-            tableRef: Unmanaged.passUnretained(table), stackLimit: ThreadContext.current.stackLimit, isAsync: true)
+            tableRef: Borrowed(table), stackLimit: ThreadContext.current.stackLimit, isAsync: true)
         var resolver = Resolver(state: state)
         defer { withExtendedLifetime((table, state)) {} }
         do {

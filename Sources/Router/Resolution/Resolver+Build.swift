@@ -3,7 +3,7 @@ extension Resolver {
 
     @inlinable
     mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
-        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(key.id) }) else {
+        guard let found = tableRef.with({ $0.primaryRef(key.id) }) else {
             throw missingError(for: key)
         }
         return try Entry<Destination>.borrow(found) { $0 }
@@ -100,7 +100,7 @@ extension Resolver {
     ) throws -> Destination? {
         if let graphRef {
             // Borrowed: the state owns the graph for the whole lookup.
-            let found = try graphRef._withUnsafeGuaranteedRef { graph -> Destination? in
+            let found = try graphRef.with { graph -> Destination? in
                 if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
                     return closed
                 }
@@ -165,7 +165,7 @@ extension Resolver {
     mutating func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
         let parentNode = current
         if let graphRef {
-            frame.pointee.node = graphRef._withUnsafeGuaranteedRef { $0.push(frame.pointee.entry, parent: parentNode) }
+            frame.pointee.node = graphRef.with { $0.push(frame.pointee.entry, parent: parentNode) }
             current = frame.pointee.node
         }
         top = frame
@@ -217,35 +217,6 @@ extension Resolver {
     }
 }
 
-extension Entry {
-    /// The engine's one unchecked downcast: `entry`, filed in a table under a key made from
-    /// `RoutableService<Destination>`, as the `Entry<Destination>` it is, borrowed for `body`.
-    ///
-    /// **Why it holds.** A service key's identity is `ObjectIdentifier(Destination.self)` of its *static*
-    /// type (``RoutableService`` ignores the metatype value it is declared with), and the only code that
-    /// files entries under a service key makes them as `Entry<Destination>` from a
-    /// `RoutableService<Destination>`: `register`, `registerAsync`, `register(…arguments:)`, `adapt`,
-    /// router classes, and override copies (`freshCopy()` keeps the type). A debug build checks the cast
-    /// and fails with a typed error instead.
-    /// `aKeyDeclaredWithASubclassMetatypeCannotReachAnotherTypesRegistration` tries to break it through
-    /// public API, in debug and release.
-    @inlinable @inline(__always)
-    static func borrow<Result>(
-        _ entry: Unmanaged<AnyEntry>, _ body: (Entry<Destination>) throws -> Result
-    ) throws -> Result {
-        try entry._withUnsafeGuaranteedRef { erased in
-            #if DEBUG
-                guard let typed = erased as? Entry<Destination> else {
-                    throw RouteError.entryTypeBroken(erased, expected: Destination.self)
-                }
-                return try body(typed)
-            #else
-                return try body(unsafeDowncast(erased, to: Entry<Destination>.self))
-            #endif
-        }
-    }
-}
-
 /// What a top-level lookup can do with a registration without starting the general path.
 @usableFromInline
 enum FastCase<Destination> {
@@ -262,16 +233,13 @@ extension Entry {
     /// finds the entry is not an `Entry<Destination>` answers `.other`, and the general path throws the
     /// typed error (see ``borrow(_:_:)``).
     @inlinable @inline(__always)
-    static func fastCase(_ entry: Unmanaged<AnyEntry>) -> FastCase<Destination> {
-        entry._withUnsafeGuaranteedRef { erased in
-            #if DEBUG
-                guard let typed = erased as? Entry<Destination> else { return .other }
-            #else
-                // Why it holds: see `borrow(_:_:)`.
-                let typed = unsafeDowncast(erased, to: Entry<Destination>.self)
-            #endif
+    static func fastCase(_ entry: Borrowed<AnyEntry>) -> FastCase<Destination> {
+        // A debug build that finds the entry is not an `Entry<Destination>` answers `.other`, and the
+        // general path throws the typed error.
+        let found = try? borrow(entry) { typed -> FastCase<Destination> in
             if let made = typed.builtSingleton { return .built(made) }
             return typed.isPlainTransient ? .plain : .other
         }
+        return found ?? .other
     }
 }

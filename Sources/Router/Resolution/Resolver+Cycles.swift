@@ -39,11 +39,11 @@ extension Resolver {
     @usableFromInline
     func closesCycle(_ dependency: RouteDependency) -> Bool {
         guard let graphRef, current >= 0,
-            let target = tableRef._withUnsafeGuaranteedRef({ $0.primaryRef(dependency.id) })
+            let target = tableRef.with({ $0.primaryRef(dependency.id) })
         else { return false }
         // Everything borrowed: this runs for every injection of every prepared object.
-        return graphRef._withUnsafeGuaranteedRef { graph in
-            target._withUnsafeGuaranteedRef { target in
+        return graphRef.with { graph in
+            target.with { target in
                 graph.ancestor(of: graph.parent(of: current), entry: target) != nil
             }
         }
@@ -68,7 +68,7 @@ extension Resolver {
         var names: [String] = []
         var cursor = top
         while let frame = cursor {
-            names.append(frame.pointee.entry.takeUnretainedValue().key.short)
+            names.append(frame.pointee.entry.object.key.short)
             cursor = frame.pointee.parent
         }
         return names.reversed()

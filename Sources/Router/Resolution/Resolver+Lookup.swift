@@ -25,21 +25,21 @@ extension Resolver {
     /// - Throws: What `body` throws, or an error finishing the lookup.
     @inlinable
     static func lookup<Result>(
-        in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry?, seeding snapshot: GraphSnapshot? = nil,
+        in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry?, seeding snapshot: GraphSnapshot? = nil,
         _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
         // Borrowed: the thread-local slot keeps the context alive, and the context keeps the state alive
         // until `end`.
-        try ThreadContext.currentRef()._withUnsafeGuaranteedRef { context in
+        try ThreadContext.currentRef().with { context in
             if let running = context.running,
-                running._withUnsafeGuaranteedRef({ $0.tableRef.toOpaque() == tableRef.toOpaque() })
+                running.with({ $0.tableRef.opaque == tableRef.opaque })
             {
-                return try running._withUnsafeGuaranteedRef { state in
+                return try running.with { state in
                     var resolver = Resolver(state: state)
                     return try body(&resolver)
                 }
             }
-            return try context.begin(tableRef)._withUnsafeGuaranteedRef { state in
+            return try context.begin(tableRef).with { state in
                 if let snapshot { state.seed(from: snapshot) }
                 var resolver = Resolver(state: state)
                 do {
@@ -62,9 +62,9 @@ extension Resolver {
     /// (`tableRef()`); a trace handler sends every lookup the general way.
     @inlinable @inline(__always)
     static func resolveTopLevel<Destination>(
-        _ key: RoutableService<Destination>, in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry
+        _ key: RoutableService<Destination>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry
     ) throws -> Destination {
-        let (found, tracing) = tableRef._withUnsafeGuaranteedRef { ($0.primaryRefInline(key.id), $0.isTracing) }
+        let (found, tracing) = tableRef.with { ($0.primaryRefInline(key.id), $0.isTracing) }
         if let found, !tracing {
             switch Entry<Destination>.fastCase(found) {
             case .built(let made): return made
@@ -79,7 +79,7 @@ extension Resolver {
     /// error handler), a traced lookup, or anything but a built singleton or a plain transient.
     @inlinable @inline(never)
     static func resolveTopLevelSlow<Destination>(
-        _ key: RoutableService<Destination>, _ found: Unmanaged<AnyEntry>?, in tableRef: Unmanaged<SealedTable>,
+        _ key: RoutableService<Destination>, _ found: Borrowed<AnyEntry>?, in tableRef: Borrowed<SealedTable>,
         reporting registry: RouteRegistry
     ) throws -> Destination {
         guard let found else {
@@ -99,11 +99,11 @@ extension Resolver {
     /// a handler, a busy state) goes through the door instead.
     @inlinable @inline(never)
     static func resolvePlainTopLevel<Destination>(
-        _ found: Unmanaged<AnyEntry>, in tableRef: Unmanaged<SealedTable>, reporting registry: RouteRegistry
+        _ found: Borrowed<AnyEntry>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry
     ) throws -> Destination {
-        let slot = tableRef._withUnsafeGuaranteedRef { $0.contextSlot }
+        let slot = tableRef.with { $0.contextSlot }
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.
-        return try ThreadContext.currentRef(slot: slot)._withUnsafeGuaranteedRef { context in
+        return try ThreadContext.currentRef(slot: slot).with { context in
             guard let primary = context.idlePrimary else {
                 return try lookup(in: tableRef, reporting: registry) { resolver in
                     try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
@@ -112,13 +112,13 @@ extension Resolver {
             context.primaryBusy = true
             context.running = primary
             // Borrowed: the context keeps its primary state (+1) as long as it lives.
-            return try primary._withUnsafeGuaranteedRef { state in
+            return try primary.with { state in
                 state.tableRef = tableRef
-                state.maxDepth = tableRef._withUnsafeGuaranteedRef { $0.maxDepth }
+                state.maxDepth = tableRef.with { $0.maxDepth }
                 state.tracing = false
                 var resolver = Resolver(state: state)
                 do {
-                    let made: Destination = try found._withUnsafeGuaranteedRef { try resolver.constructFirst($0) }
+                    let made: Destination = try Entry<Destination>.borrow(found) { try resolver.constructFirst($0) }
                     try resolver.finishLookup()
                     context.end(state)
                     return made
@@ -132,17 +132,9 @@ extension Resolver {
     }
 
     /// `construct` for the first object of a lookup, which has no enclosing frame or node and is not
-    /// traced: the frame is pushed and popped by plain stores. `entry` is filed under a key of
-    /// `Destination` (see ``Entry/borrow(_:_:)``, whose unchecked downcast this repeats).
+    /// traced: the frame is pushed and popped by plain stores.
     @inlinable
-    mutating func constructFirst<Destination>(_ erased: AnyEntry) throws -> Destination {
-        #if DEBUG
-            guard let entry = erased as? Entry<Destination> else {
-                throw RouteError.entryTypeBroken(erased, expected: Destination.self)
-            }
-        #else
-            let entry = unsafeDowncast(erased, to: Entry<Destination>.self)
-        #endif
+    mutating func constructFirst<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         // The first level: the depth count (0 < maxDepth, which is at least 1) always allows it; the stack
         // may not.
         guard hasStackRoom else { throw tooDeep(entry) }
@@ -204,18 +196,18 @@ extension ThreadContext {
     /// The primary state when a lookup may start on it straight away: no lookup runs on this thread, the
     /// primary state is free, and no handler is being called.
     @inlinable @inline(__always)
-    var idlePrimary: Unmanaged<LookupState>? {
+    var idlePrimary: Borrowed<LookupState>? {
         running == nil && !primaryBusy && !inHandler ? primary : nil
     }
 
     @inlinable @inline(__always)
-    func begin(_ tableRef: Unmanaged<SealedTable>) -> Unmanaged<LookupState> {
+    func begin(_ tableRef: Borrowed<SealedTable>) -> Borrowed<LookupState> {
         // The common case, inline: no lookup runs on this thread, and its primary state is free.
         if running == nil && !primaryBusy && !inHandler, let primary {
             primaryBusy = true
-            primary._withUnsafeGuaranteedRef { state in
+            primary.with { state in
                 state.tableRef = tableRef
-                (state.maxDepth, state.tracing) = tableRef._withUnsafeGuaranteedRef { ($0.maxDepth, $0.isTracing) }
+                (state.maxDepth, state.tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
             }
             running = primary
             return primary
@@ -224,27 +216,27 @@ extension ThreadContext {
     }
 
     @usableFromInline
-    func beginSlow(_ tableRef: Unmanaged<SealedTable>) -> Unmanaged<LookupState> {
-        let tracing = !inHandler && tableRef._withUnsafeGuaranteedRef { $0.isTracing }
-        let made: Unmanaged<LookupState>
+    func beginSlow(_ tableRef: Borrowed<SealedTable>) -> Borrowed<LookupState> {
+        let tracing = !inHandler && tableRef.with { $0.isTracing }
+        let made: Borrowed<LookupState>
         if !primaryBusy, let primary {
             primaryBusy = true
             made = primary
-            primary._withUnsafeGuaranteedRef {
+            primary.with {
                 $0.restart(tableRef: tableRef, stackLimit: stackLimit, tracing: tracing)
             }
         } else {
             let state = LookupState(tableRef: tableRef, stackLimit: stackLimit)
             state.tracing = tracing
             if primary == nil {
-                primary = Unmanaged.passRetained(state)
+                primary = Borrowed.retained(state)
                 primaryBusy = true
             } else {
                 nested.append(state)
             }
-            made = Unmanaged.passUnretained(state)
+            made = Borrowed(state)
         }
-        made._withUnsafeGuaranteedRef { state in state.outer = running }
+        made.with { state in state.outer = running }
         running = made
         return made
     }
@@ -252,7 +244,7 @@ extension ThreadContext {
     /// Ends the lookup `state` started by ``begin(_:)``, keeping the thread's primary state for the next one.
     @inlinable @inline(__always)
     func end(_ state: LookupState) {
-        if state.outer == nil && state.isClean && primary?.toOpaque() == running?.toOpaque() {
+        if state.outer == nil && state.isClean && primary?.opaque == running?.opaque {
             running = nil
             primaryBusy = false
             return
@@ -264,7 +256,7 @@ extension ThreadContext {
     func endSlow(_ state: LookupState) {
         running = state.outer
         state.reset()
-        if primary?.toOpaque() == Unmanaged.passUnretained(state).toOpaque() {
+        if primary?.opaque == Borrowed(state).opaque {
             primaryBusy = false
         } else if let index = nested.lastIndex(where: { $0 === state }) {
             nested.remove(at: index)
@@ -296,7 +288,7 @@ extension LookupState {
     /// The creation transaction of this lookup (or the one it is nested in), if one was made.
     var existingTransaction: CreationTransaction? {
         var root = self
-        while let outer = root.outer?.takeUnretainedValue() { root = outer }
+        while let outer = root.outer?.object { root = outer }
         return root.ownTransaction
     }
 }

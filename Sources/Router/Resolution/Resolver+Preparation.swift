@@ -3,7 +3,7 @@ extension Resolver {
     @inlinable
     mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
         guard let graphRef, node >= 0 else { return }
-        graphRef._withUnsafeGuaranteedRef { graph in
+        graphRef.with { graph in
             let index = Int32(graph.instances.count)
             graph.instances.append(made)
             graph.nodes[Int(node)].instance = index
@@ -79,7 +79,7 @@ extension Resolver {
     mutating func drain(from mark: Int) throws {
         guard let graphRef else { return }
         // Borrowed: the state owns the graph until the lookup ends.
-        try graphRef._withUnsafeGuaranteedRef { graph in
+        try graphRef.with { graph in
             defer {
                 graph.pending.removeSuffix(from: mark)
             }

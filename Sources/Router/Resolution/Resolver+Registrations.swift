@@ -15,13 +15,7 @@ extension Resolver {
         _ key: KeyDescription, _ factory: @MainActor @Sendable (inout Resolver) throws -> Destination
     ) throws -> Destination {
         guard MainActorCheck.isIsolated else {
-            throw RouteError(
-                .mainActorRequired, key: key.full, path: pathHere(key.short),
-                reason:
-                    "\(key.full) is made on the main actor, but was looked up outside it.",
-                hint:
-                    "Look it up with makeDestination(to:) from main-actor code (from elsewhere: await MainActor.run { … }), or register a nonisolated factory."
-            )
+            throw RouteError.mainActorRequired(key, path: pathHere(key.short))
         }
         // Invariant: this code is isolated to the main actor (checked just above: a lookup called from
         // main-actor code is running on this thread, and synchronous code cannot leave its caller's
@@ -37,7 +31,7 @@ extension Resolver {
 
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).
     func redirected<Destination>(_ entry: Entry<Destination>) -> Entry<Destination> {
-        tableRef._withUnsafeGuaranteedRef { table in
+        tableRef.with { table in
             guard !table.redirect.isEmpty, let copy = table.redirect[ObjectIdentifier(entry)] as? Entry<Destination>
             else { return entry }
             return copy

@@ -41,7 +41,7 @@ extension Resolver {
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
         let mark = pendingCount
         // The node `construct` is about to push.
-        let node = Int32(graphRef?._withUnsafeGuaranteedRef { $0.nodes.count } ?? -1)
+        let node = Int32(graphRef?.with { $0.nodes.count } ?? -1)
         let made: Destination
         do {
             made = try construct(entry)

@@ -32,7 +32,7 @@ public struct Resolver: ~Copyable {
     ///   dependencies form an initializer-only cycle.
     @inlinable
     public mutating func resolve<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
-        guard let found = tableRef._withUnsafeGuaranteedRef({ $0.primaryRefInline(key.id) }) else {
+        guard let found = tableRef.with({ $0.primaryRefInline(key.id) }) else {
             throw missingError(for: key)
         }
         // Borrowed, not retained: the table keeps the entry alive for the whole lookup.
@@ -74,7 +74,7 @@ public struct Resolver: ~Copyable {
     /// - Throws: ``RouteError`` when one of the factories fails.
     public mutating func resolveAll<Destination>(_ key: RoutableService<Destination>) throws -> [Destination] {
         try table.allEntries(for: key.id).map { erased in
-            try Entry<Destination>.borrow(Unmanaged.passUnretained(erased)) { entry in try build(entry) }
+            try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
         }
     }
 
@@ -99,15 +99,15 @@ public struct Resolver: ~Copyable {
 
     // MARK: The state, as the engine's files read it
 
-    @inlinable var tableRef: Unmanaged<SealedTable> { state.tableRef }
+    @inlinable var tableRef: Borrowed<SealedTable> { state.tableRef }
     /// The table, for the paths that are not hot.
     var table: SealedTable { state.table }
     @inlinable var maxDepth: Int { state.maxDepth }
     @inlinable var tracing: Bool { state.tracing }
-    @inlinable var graphRef: Unmanaged<ResolutionGraph>? { state.graphRef }
+    @inlinable var graphRef: Borrowed<ResolutionGraph>? { state.graphRef }
     @inlinable var graph: ResolutionGraph? { state.graph }
     /// How many preparations are queued, read without retaining the graph.
-    @inlinable var pendingCount: Int { graphRef?._withUnsafeGuaranteedRef { $0.pending.count } ?? 0 }
+    @inlinable var pendingCount: Int { graphRef?.with { $0.pending.count } ?? 0 }
     @inlinable var current: Int32 {
         get { state.current }
         nonmutating set { state.current = newValue }
@@ -130,8 +130,8 @@ public struct Resolver: ~Copyable {
     }
     /// The configuration or the arguments handed to the next factory that takes them.
     var input: AnyObject? {
-        get { state.inputRef?.takeUnretainedValue() }
-        nonmutating set { state.inputRef = newValue.map { Unmanaged.passUnretained($0) } }
+        get { state.inputRef?.object }
+        nonmutating set { state.inputRef = newValue.map { Borrowed($0) } }
     }
     /// Whether the stack has room for one more nested build (see ``ThreadContext``).
     @inlinable var hasStackRoom: Bool { StackPointer.current > state.stackLimit }

@@ -13,13 +13,13 @@
 /// It lives in thread-local storage and is only ever touched by its own thread.
 @usableFromInline
 final class ThreadContext {
-    /// The innermost lookup running on this thread, if any. Unmanaged: the context (or the async lookup)
+    /// The innermost lookup running on this thread, if any. Borrowed: the context (or the async lookup)
     /// that owns the state keeps it alive until the door restores the previous value, and reading an
-    /// unmanaged reference writes no reference count.
-    @exclusivity(unchecked) @usableFromInline var running: Unmanaged<LookupState>?
+    /// borrowed reference writes no reference count.
+    @exclusivity(unchecked) @usableFromInline var running: Borrowed<LookupState>?
     /// The state this thread's lookups use, made at the first one and kept (+1) until the thread ends, so
     /// that starting a lookup allocates nothing and writes no reference count.
-    @exclusivity(unchecked) @usableFromInline var primary: Unmanaged<LookupState>?
+    @exclusivity(unchecked) @usableFromInline var primary: Borrowed<LookupState>?
     /// Whether `primary` is running a lookup now.
     @exclusivity(unchecked) @usableFromInline var primaryBusy = false
     /// States of lookups nested in a running one on this thread (of another registry), innermost last.
@@ -54,12 +54,12 @@ final class ThreadContext {
     }
 
     /// This thread's context, made on first use.
-    static var current: ThreadContext { currentRef().takeUnretainedValue() }
+    static var current: ThreadContext { currentRef().object }
 
     /// This thread's context, unretained: the thread-local slot keeps it alive until the thread ends, and
     /// borrowing it writes no reference count.
     @usableFromInline
-    static func currentRef() -> Unmanaged<ThreadContext> {
+    static func currentRef() -> Borrowed<ThreadContext> {
         currentRef(slot: ThreadContextKey.key)
     }
 
@@ -67,20 +67,20 @@ final class ThreadContext {
     /// ``ThreadContextKey/key`` a sealed table copied when it was made: reading the key from the table
     /// skips the `swift_once` check that reading the static costs on every lookup.
     @usableFromInline
-    static func currentRef(slot: ThreadContextKey.Slot?) -> Unmanaged<ThreadContext> {
+    static func currentRef(slot: ThreadContextKey.Slot?) -> Borrowed<ThreadContext> {
         if let slot, let raw = pthread_getspecific(slot) {
-            return Unmanaged<ThreadContext>.fromOpaque(raw)
+            return Borrowed<ThreadContext>(opaque: raw)
         }
         return makeCurrent()
     }
 
     /// Makes this thread's context at its first lookup and stores it in the thread-local slot.
-    static func makeCurrent() -> Unmanaged<ThreadContext> {
+    static func makeCurrent() -> Borrowed<ThreadContext> {
         let made = ThreadContext()
         // Retained by the thread-local slot; released by the key's destructor when the thread ends. Without
         // a slot (pthread_key_create failed), the context is kept for the life of the process.
-        let retained = Unmanaged.passRetained(made)
-        if let key = ThreadContextKey.key { pthread_setspecific(key, retained.toOpaque()) }
+        let retained = Borrowed.retained(made)
+        if let key = ThreadContextKey.key { pthread_setspecific(key, retained.opaque) }
         return retained
     }
 
@@ -133,7 +133,7 @@ enum ThreadContextKey {
         var key = pthread_key_t()
         let made = pthread_key_create(&key) { raw in
             guard let raw else { return }
-            Unmanaged<ThreadContext>.fromOpaque(raw).release()
+            Borrowed<ThreadContext>(opaque: raw).release()
         }
         return made == 0 ? key : nil
     }()

@@ -1,0 +1,106 @@
+import Synchronization
+
+extension RouteRegistry {
+    /// Validates the registrations, builds eager singletons and makes the registry read-only.
+    ///
+    /// Sealing a sealed registry does nothing. When validation finds problems, the registry stays open
+    /// so they can be fixed, and the error lists every one.
+    ///
+    /// Sealing is safe to race: a `register` or `load` made while another thread seals either lands in
+    /// the sealed table or throws ``RouteError/Code/registrationAfterSeal``; a second thread calling
+    /// `seal()` waits for the first and returns once the registry is sealed (or seals it itself if the
+    /// first failed). Only the sealing thread itself, calling `seal()` again from a factory that runs
+    /// during sealing, gets ``RouteError/Code/sealInProgress``.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/validationFailed``, or
+    ///   ``RouteError/Code/sealInProgress`` when called from a factory that runs during sealing.
+    public func seal() throws {
+        if isSealed { return }
+        let thread = CurrentThread.id
+        // Only this thread ever stores its own id, so seeing it means this call is nested in its own seal.
+        if sealingThread.load(ordering: .acquiring) == thread {
+            throw RouteError(
+                .sealInProgress, key: "RouteRegistry",
+                reason: "seal() was called while the registry was already sealing.",
+                hint: "Do not seal from an eager singleton's factory; the registry seals once.")
+        }
+        sealLock.lock()
+        defer { sealLock.unlock() }
+        // Another thread may have sealed while this one waited for the lock.
+        if isSealed { return }
+        sealingThread.store(thread, ordering: .releasing)
+        defer { sealingThread.store(0, ordering: .releasing) }
+        // Leave the open phase before `makeTable` takes the assembly lock for its snapshot: see
+        // `isAcceptingRegistrations`.
+        phase.store(Phase.sealing.rawValue, ordering: .releasing)
+        let table: SealedTable
+        let report: ValidationReport
+        do {
+            (table, report) = try makeTable()
+        } catch {
+            phase.store(Phase.open.rawValue, ordering: .releasing)
+            throw error
+        }
+        if !report.isValid {
+            phase.store(Phase.open.rawValue, ordering: .releasing)
+            throw RouteError(
+                .validationFailed, key: "RouteRegistry",
+                reason: "Sealing found \(report.description)")
+        }
+        do {
+            try buildEagerSingletons(in: table)
+        } catch {
+            phase.store(Phase.open.rawValue, ordering: .releasing)
+            throw error
+        }
+        sealedTable = table
+        phase.store(Phase.sealed.rawValue, ordering: .releasing)
+    }
+
+    /// Checks the registrations without sealing: every problem sealing would report.
+    /// - Returns: The report; ``ValidationReport/isValid`` is true when sealing would succeed.
+    /// - Throws: ``RouteError`` when the parent registry is not sealed.
+    public func validate() throws -> ValidationReport {
+        if isSealed, let table = sealedTable { return Validator(table: table, assembly: nil).report() }
+        return try makeTable().1
+    }
+
+    private func makeTable() throws -> (table: SealedTable, report: ValidationReport) {
+        var parentTable: SealedTable?
+        if let parent {
+            // The phase first: `sealedTable` is written before the releasing store of `sealed`, so it may be
+            // read only after an acquiring load has seen that store (a parent sealing right now reads as
+            // not sealed).
+            guard parent.isSealed, let table = parent.sealedTable else {
+                throw RouteError(
+                    .notSealed, key: "RouteRegistry", reason: "The parent registry is not sealed.",
+                    hint: "Seal the parent before making or sealing a child registry.")
+            }
+            parentTable = table
+        }
+        let snapshot = withAssembly { $0 }
+        var entries = snapshot.entries
+        // The registrations that serve a registration's other keys (`Registration.also`), made now that the
+        // registration itself can no longer change.
+        for entry in snapshot.entries { entries += entry.alsoEntries() }
+        let table = SealedTable(
+            entries: entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer, paths: snapshot.paths)
+        return (table, Validator(table: table, assembly: snapshot).report())
+    }
+
+    private func buildEagerSingletons(in table: SealedTable) throws {
+        guard table.features.eagerSingletons else { return }
+        for entry in table.entries where entry.scope.kind == .eagerSingleton {
+            do {
+                _ = try Resolver.lookup(in: Borrowed(table), reporting: nil) { resolver in
+                    try entry.buildErased(&resolver)
+                }
+            } catch let error as RouteError {
+                throw RouteError(
+                    error.code, key: error.key, path: error.path,
+                    reason: "Sealing built the eager singleton \(entry.key.full), and it failed: \(error.reason)",
+                    hint: error.hint ?? "The registry stays open; fix the factory and seal again.",
+                    underlyingError: error.underlyingError)
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// Finding a key's registrations: open addressing over `slots`, probing from a key's home slot.
+extension SealedTable {
+    /// The first slot to probe for `id` in a table whose ``shift`` is `shift`: Fibonacci hashing, the top
+    /// bits of one multiplication, which every bit of the key's words reaches. Two instructions beyond
+    /// reading the key, against six for a mixing function masked to the low bits.
+    @inlinable @inline(__always)
+    static func homeSlot(_ id: KeyID, shift: Int) -> Int {
+        var bits = UInt(bitPattern: id.type) &+ UInt(id.kind.rawValue)
+        switch id.qualifier {
+        case .none: break
+        case .tag(let tag): bits ^= UInt(bitPattern: tag) &* 0x9E37_79B9
+        case .name(let name): bits ^= UInt(truncatingIfNeeded: name.number) &* 0xD6E8_FEB8_6659_FD93
+        }
+        return Int(bitPattern: (bits &* 0x9E37_79B9_7F4A_7C15) &>> UInt(truncatingIfNeeded: shift))
+    }
+
+    /// The bucket index for `id` in this table (not its parents).
+    @inlinable @inline(__always)
+    func bucketIndex(_ id: KeyID) -> Int? {
+        // Unchecked reads: `slots` holds only -1 or indices into `keys`, and `mask` is `slots.count - 1`.
+        slots.withUnsafeBufferPointer { slots in
+            keys.withUnsafeBufferPointer { keys in
+                var slot = Self.homeSlot(id, shift: shift)
+                while true {
+                    let index = Int(slots[slot])
+                    if index < 0 { return nil }
+                    if keys[index] == id { return index }
+                    slot = (slot + 1) & mask
+                }
+            }
+        }
+    }
+
+    /// ``primaryRef(_:)`` with its most common case inline: the key sits in its first slot (in a table at
+    /// most half full, most keys do). Anything else (a collision, a miss, a parent's key) takes the call.
+    @inlinable @inline(__always)
+    func primaryRefInline(_ id: KeyID) -> Borrowed<AnyEntry>? {
+        // Unchecked reads: `slots` holds only -1 or indices into `keys` (and `primaries`, of the same
+        // count), and the home slot is below `slots.count` because `shift` is 64 - log2(slots.count).
+        let index = Int(slots.withUnsafeBufferPointer { $0[Self.homeSlot(id, shift: shift)] })
+        if index >= 0 && keys.withUnsafeBufferPointer({ Self.same($0[index], id) }) {
+            return primaries.withUnsafeBufferPointer { $0[index] }
+        }
+        return primaryRef(id)
+    }
+
+    /// `a == b`, written out so that it inlines: the synthesized `==` of ``KeyID`` is a call.
+    @inlinable @inline(__always)
+    static func same(_ a: KeyID, _ b: KeyID) -> Bool {
+        guard a.type == b.type && a.kind == b.kind else { return false }
+        switch (a.qualifier, b.qualifier) {
+        case (.none, .none): return true
+        case (.tag(let x), .tag(let y)): return x == y
+        case (.name(let x), .name(let y)): return x.number == y.number
+        default: return false
+        }
+    }
+
+    /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
+    ///
+    /// Unretained: this table (or, for an inherited one, its parent or redirect map) keeps it alive, so
+    /// it is valid for as long as the caller keeps the table alive.
+    @inlinable
+    func primaryRef(_ id: KeyID) -> Borrowed<AnyEntry>? {
+        if let index = bucketIndex(id) { return primaries.withUnsafeBufferPointer { $0[index] } }
+        return inheritedPrimary(id)
+    }
+
+    /// The registration a single lookup of `id` gets from the parents, redirected for an override layer.
+    @usableFromInline
+    func inheritedPrimary(_ id: KeyID) -> Borrowed<AnyEntry>? {
+        guard let inherited = parent?.primaryRef(id) else { return nil }
+        guard !redirect.isEmpty, let copy = redirect[ObjectIdentifier(inherited.object)] else {
+            return inherited
+        }
+        return Borrowed(copy)
+    }
+
+    /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
+    func primary(_ id: KeyID) -> AnyEntry? {
+        primaryRef(id)?.object
+    }
+
+    func hasRegistration(_ id: KeyID) -> Bool {
+        bucketIndex(id) != nil || (parent?.hasRegistration(id) ?? false)
+    }
+}
