@@ -61,19 +61,25 @@ extension Lazy: @unchecked Sendable where Destination: Sendable {}
 /// let receipt = try makeReceipt(42)
 /// ```
 public struct Provider<Destination, each Argument>: Sendable {
-    private let make: @Sendable (repeat each Argument) throws -> Destination
+    /// Makes a destination; the flag says whether the caller is on the main actor.
+    private let make: @Sendable (Bool, repeat each Argument) throws -> Destination
 
-    init(make: @escaping @Sendable (repeat each Argument) throws -> Destination) {
+    init(make: @escaping @Sendable (Bool, repeat each Argument) throws -> Destination) {
         self.make = make
     }
 
     /// Builds a destination: inside the lookup running on this thread, if it is of the same registry;
     /// otherwise as a lookup of its own.
-    /// - Parameter argument: The arguments for the key's factory, if it takes any.
+    /// - Parameters:
+    ///   - argument: The arguments for the key's factory, if it takes any.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
     /// - Returns: The destination, made or shared according to its scope.
     /// - Throws: ``RouteError`` when the build fails.
-    public func callAsFunction(_ argument: repeat each Argument) throws -> Destination {
-        try make(repeat each argument)
+    public func callAsFunction(
+        _ argument: repeat each Argument, isolation: isolated (any Actor)? = #isolation
+    ) throws -> Destination {
+        try make(MainActorCheck.isMainActor(isolation), repeat each argument)
     }
 }
 
@@ -95,8 +101,9 @@ extension Resolver {
         let table = self.table
         let origin = state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
-        return Provider {
-            try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin) { resolver in
+        return Provider { onMainActor in
+            try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor) {
+                resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry) }
             }
         }
@@ -118,9 +125,9 @@ extension Resolver {
         let table = self.table
         let origin = state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
-        return Provider { (head: First, tail: repeat each Argument) in
+        return Provider { (onMainActor: Bool, head: First, tail: repeat each Argument) in
             let given = ArgumentList(head, repeat each tail)
-            return try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin) {
+            return try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor) {
                 resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry, input: given) }
             }

@@ -59,14 +59,17 @@ extension RouteRegistry {
     ///   - key: The key.
     ///   - first: The factory's first argument.
     ///   - rest: Its other arguments, in order.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
     ///   registered, in number or type.
     public func makeDestination<Destination, First, each Argument>(
-        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
+        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
+        isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
         let given = ArgumentList(first, repeat each rest)
-        return try lookup { resolver in
+        return try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
             let entry = try resolver.entry(for: key, taking: given)
             try resolver.checkTakesArguments(entry, given: given)
             return try resolver.build(entry, input: given)

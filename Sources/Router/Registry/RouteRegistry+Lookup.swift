@@ -15,15 +15,10 @@ extension RouteRegistry {
     public func makeDestination<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        if isolation != nil { return try MainActorCheck.run(from: isolation) { try makeDestinationHere(to: key) } }
-        return try makeDestinationHere(to: key)
-    }
-
-    /// ``makeDestination(to:isolation:)`` once the caller's isolation is recorded.
-    @inlinable @inline(__always)
-    func makeDestinationHere<Destination>(to key: RoutableService<Destination>) throws -> Destination {
-        if let tableRef = tableRef() { return try Resolver.resolveTopLevel(key, in: tableRef, reporting: self) }
-        return try lookup { resolver in try resolver.resolve(key) }
+        if let tableRef = tableRef() {
+            return try Resolver.resolveTopLevel(key, in: tableRef, reporting: self, isolation: isolation)
+        }
+        return try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in try resolver.resolve(key) }
     }
 
     /// Makes the destination of a service key and runs the caller's preparation on it.
@@ -32,13 +27,16 @@ extension RouteRegistry {
     /// (which can see what the caller set and skip it), then its `didFinishPrepare` hook.
     /// - Parameters:
     ///   - key: The key, e.g. `.engine`.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
     ///   - preparation: The caller's property and method injection.
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``; an error thrown by `preparation` is wrapped as ``RouteError/Code/factoryFailed``.
     public func makeDestination<Destination>(
-        to key: RoutableService<Destination>, preparation: (Destination) throws -> Void
+        to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation,
+        preparation: (Destination) throws -> Void
     ) throws -> Destination {
-        try lookup { resolver in
+        try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
             try resolver.build(try resolver.entry(for: key), input: nil, preparation: preparation)
         }
     }
@@ -63,29 +61,37 @@ extension RouteRegistry {
         to key: RoutableServiceModule<Configuration, Destination>, isolation: isolated (any Actor)? = #isolation,
         configuring: (Configuration) throws -> Void
     ) throws -> Destination {
-        try MainActorCheck.run(from: isolation) { try makeConfigured(key, configuring: configuring) }
+        try makeConfigured(key, configuring: configuring, onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
     /// Makes the destination of a service key, or returns nil when no router is registered for it.
     ///
     /// Only a missing registration gives nil; every other failure still throws.
-    /// - Parameter key: The key.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
     /// - Returns: The destination, or nil.
     /// - Throws: ``RouteError`` for every failure other than a missing registration.
     public func makeDestinationIfRegistered<Destination>(
-        to key: RoutableService<Destination>
+        to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination? {
         guard try table().hasRegistration(key.id) else { return nil }
-        return try makeDestination(to: key)
+        return try makeDestination(to: key, isolation: isolation)
     }
 
     /// Makes one destination per registration of `key`, in registration order (a parent's first), all
     /// in one lookup, so graph-scoped dependencies are shared among them.
-    /// - Parameter key: The key.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
     /// - Returns: The destinations; empty when none is registered.
     /// - Throws: ``RouteError`` when a factory fails.
-    public func makeDestinations<Destination>(to key: RoutableService<Destination>) throws -> [Destination] {
-        try lookup { resolver in try resolver.resolveAll(key) }
+    public func makeDestinations<Destination>(
+        to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
+    ) throws -> [Destination] {
+        try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in try resolver.resolveAll(key) }
     }
 
     /// Makes the destination registered under a string identifier, checked against the type you ask for.
@@ -101,13 +107,16 @@ extension RouteRegistry {
     /// - Parameters:
     ///   - identifier: The identifier given at registration.
     ///   - type: The type the destination must have.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
     /// - Returns: The destination.
     /// - Throws: ``RouteError``: ``RouteError/Code/unknownIdentifier``, or
     ///   ``RouteError/Code/destinationTypeMismatch`` naming both types.
     public func makeDestination<Destination>(
-        identifier: String, as type: Destination.Type = Destination.self
+        identifier: String, as type: Destination.Type = Destination.self,
+        isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        try lookup { resolver in
+        try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
             let table = resolver.table
             guard let entry = table.entry(identifier: identifier) else {
                 let known = table.allIdentifiers
@@ -147,10 +156,15 @@ extension RouteRegistry {
     /// Runs `body` as a lookup of this registry through the one door (``Resolver/lookup(in:reporting:_:)``):
     /// joined to a lookup already running on this thread, or a new one that reports its failure to the
     /// error handler (unless `reporting` is false: routes and paths report through their own path).
+    /// `onMainActor`: the caller is isolated to the main actor (see ``LookupState/onMainActor``).
     @inlinable
-    func lookup<Result>(reporting: Bool = true, _ body: (inout Resolver) throws -> Result) throws -> Result {
+    func lookup<Result>(
+        reporting: Bool = true, onMainActor: Bool = false, _ body: (inout Resolver) throws -> Result
+    ) throws -> Result {
         let reporter = reporting ? self : nil
-        if let tableRef = tableRef() { return try Resolver.lookup(in: tableRef, reporting: reporter, body) }
+        if let tableRef = tableRef() {
+            return try Resolver.lookup(in: tableRef, reporting: reporter, onMainActor: onMainActor, body)
+        }
         let table: SealedTable
         do {
             table = try tableSlow()
@@ -158,7 +172,7 @@ extension RouteRegistry {
             throw reporting ? report(error) : error
         }
         return try withExtendedLifetime(table) {
-            try Resolver.lookup(in: Borrowed(table), reporting: reporter, body)
+            try Resolver.lookup(in: Borrowed(table), reporting: reporter, onMainActor: onMainActor, body)
         }
     }
 
@@ -167,11 +181,11 @@ extension RouteRegistry {
     func makeConfigured<Configuration, Destination>(
         _ key: RoutableServiceModule<Configuration, Destination>,
         configuring: (Configuration) throws -> Void, preparation: (Destination) throws -> Void = { _ in },
-        reporting: Bool = true
+        reporting: Bool = true, onMainActor: Bool = false
     ) throws -> Destination {
         var configuration: ModuleConfiguration<Destination>?
         do {
-            let made = try lookup(reporting: reporting) { resolver in
+            let made = try lookup(reporting: reporting, onMainActor: onMainActor) { resolver in
                 let entry = try resolver.moduleEntry(for: key)
                 let made = try resolver.configure(entry, as: Configuration.self, configuring)
                 configuration = made

@@ -55,6 +55,10 @@ final class LookupState {
     /// The creation transaction, made when the lookup first claims a shared instance. A lookup nested in
     /// another on the same thread shares the outer one's, so that it never waits for its own thread.
     @exclusivity(unchecked) @usableFromInline var ownTransaction: CreationTransaction?
+    /// Whether the code that started (or joined) this lookup is isolated to the main actor, as the compiler
+    /// proved through `#isolation`: main-actor factories may run in it, synchronously, on this thread. A
+    /// lookup nested in such a lookup on the same thread inherits it.
+    @exclusivity(unchecked) @usableFromInline var onMainActor = false
     /// The lookup this one is nested in on the same thread, if any.
     /// Borrowed: the thread's context keeps every running state alive.
     @exclusivity(unchecked) @usableFromInline var outer: Borrowed<LookupState>?

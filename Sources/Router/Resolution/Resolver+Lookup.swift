@@ -1,7 +1,7 @@
 extension Resolver {
     /// The one door into a lookup: every top-level lookup (registry calls, `Lazy`, `Provider`, routes,
     /// paths, identifiers, eager singletons) comes through here, so the rules are applied in one place.
-    /// (``resolvePlainTopLevel(_:in:reporting:)`` is this door with its answers known for one case: an
+    /// (``resolvePlainTopLevel(_:in:reporting:onMainActor:)`` is this door with its answers known for one case: an
     /// idle thread starting a lookup of a plain transient; it keeps the same rules.)
     ///
     /// - **Joining.** On a thread already running a lookup of the same table (a factory or preparation
@@ -20,13 +20,14 @@ extension Resolver {
     ///   - registry: The registry whose error handler sees failures, if any.
     ///   - snapshot: For a `Lazy` or `Provider` read after the lookup that made it: that lookup's
     ///     graph-scoped instances that are still alive, which a new lookup reuses (a joined one does not).
+    ///   - onMainActor: Whether the caller is isolated to the main actor (see ``LookupState/onMainActor``).
     ///   - body: The lookup.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or an error finishing the lookup.
     @inlinable
     static func lookup<Result>(
         in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry?, seeding snapshot: GraphSnapshot? = nil,
-        _ body: (inout Resolver) throws -> Result
+        onMainActor: Bool = false, _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
         // Borrowed: the thread-local slot keeps the context alive, and the context keeps the state alive
         // until `end`.
@@ -35,11 +36,15 @@ extension Resolver {
                 running.with({ $0.tableRef.opaque == tableRef.opaque })
             {
                 return try running.with { state in
+                    let wasOnMainActor = state.onMainActor
+                    if onMainActor { state.onMainActor = true }
+                    defer { state.onMainActor = wasOnMainActor }
                     var resolver = Resolver(state: state)
                     return try body(&resolver)
                 }
             }
             return try context.begin(tableRef).with { state in
+                if onMainActor { state.onMainActor = true }
                 if let snapshot { state.seed(from: snapshot) }
                 var resolver = Resolver(state: state)
                 do {
@@ -58,21 +63,26 @@ extension Resolver {
 
     /// Resolves `key` as a whole lookup, with the two commonest cases inline in the caller: a built
     /// singleton is returned before any lookup starts, and a transient with nothing to prepare takes
-    /// ``resolvePlainTopLevel(_:in:reporting:)``. The caller checked that no override is running
+    /// ``resolvePlainTopLevel(_:in:reporting:onMainActor:)``. The caller checked that no override is running
     /// (`tableRef()`); a trace handler sends every lookup the general way.
     @inlinable @inline(__always)
     static func resolveTopLevel<Destination>(
-        _ key: RoutableService<Destination>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry
+        _ key: RoutableService<Destination>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry,
+        isolation: (any Actor)?
     ) throws -> Destination {
         let (found, tracing) = tableRef.with { ($0.primaryRefInline(key.id), $0.isTracing) }
         if let found, !tracing {
             switch Entry<Destination>.fastCase(found) {
+            // No factory runs, so the caller's isolation does not matter (and is not even compared).
             case .built(let made): return made
-            case .plain: return try resolvePlainTopLevel(found, in: tableRef, reporting: registry)
+            case .plain:
+                return try resolvePlainTopLevel(
+                    found, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
             case .other: break
             }
         }
-        return try resolveTopLevelSlow(key, found, in: tableRef, reporting: registry)
+        return try resolveTopLevelSlow(
+            key, found, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
     /// Resolves `key` through the door: a missing key (so that the error names the path and reaches the
@@ -80,13 +90,15 @@ extension Resolver {
     @inlinable @inline(never)
     static func resolveTopLevelSlow<Destination>(
         _ key: RoutableService<Destination>, _ found: Borrowed<AnyEntry>?, in tableRef: Borrowed<SealedTable>,
-        reporting registry: RouteRegistry
+        reporting registry: RouteRegistry, onMainActor: Bool
     ) throws -> Destination {
         guard let found else {
-            return try lookup(in: tableRef, reporting: registry) { resolver in try resolver.resolve(key) }
+            return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+                try resolver.resolve(key)
+            }
         }
         // `found`, not the entry, crosses into the lookup: capturing a borrowed reference would retain it.
-        return try lookup(in: tableRef, reporting: registry) { resolver in
+        return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
             try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
         }
     }
@@ -99,13 +111,14 @@ extension Resolver {
     /// a handler, a busy state) goes through the door instead.
     @inlinable @inline(never)
     static func resolvePlainTopLevel<Destination>(
-        _ found: Borrowed<AnyEntry>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry
+        _ found: Borrowed<AnyEntry>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry,
+        onMainActor: Bool
     ) throws -> Destination {
         let slot = tableRef.with { $0.contextSlot }
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.
         return try ThreadContext.currentRef(slot: slot).with { context in
             guard let primary = context.idlePrimary else {
-                return try lookup(in: tableRef, reporting: registry) { resolver in
+                return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
                     try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
                 }
             }
@@ -116,6 +129,7 @@ extension Resolver {
                 state.tableRef = tableRef
                 state.maxDepth = tableRef.with { $0.maxDepth }
                 state.tracing = false
+                state.onMainActor = onMainActor
                 var resolver = Resolver(state: state)
                 do {
                     let made: Destination = try Entry<Destination>.borrow(found) { try resolver.constructFirst($0) }
@@ -208,6 +222,7 @@ extension ThreadContext {
             primary.with { state in
                 state.tableRef = tableRef
                 (state.maxDepth, state.tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+                state.onMainActor = false
             }
             running = primary
             return primary
@@ -236,7 +251,11 @@ extension ThreadContext {
             }
             made = Borrowed(state)
         }
-        made.with { state in state.outer = running }
+        made.with { state in
+            state.outer = running
+            // A lookup nested in a main-actor one runs on the same thread, inside it.
+            state.onMainActor = running?.with { $0.onMainActor } ?? false
+        }
         running = made
         return made
     }

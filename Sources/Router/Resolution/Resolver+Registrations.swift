@@ -14,7 +14,7 @@ extension Resolver {
     mutating func onMainActor<Destination>(
         _ key: KeyDescription, _ factory: @MainActor @Sendable (inout Resolver) throws -> Destination
     ) throws -> Destination {
-        guard MainActorCheck.isIsolated else {
+        guard MainActorCheck.isIsolated(state) else {
             throw RouteError.mainActorRequired(key, path: pathHere(key.short))
         }
         // Invariant: this code is isolated to the main actor (checked just above: a lookup called from
@@ -42,28 +42,25 @@ extension Resolver {
 /// Whether the calling code is isolated to the main actor, as far as a synchronous lookup can know it.
 @usableFromInline
 enum MainActorCheck {
-    /// True inside a lookup called from main-actor code (the compiler proved it: see
-    /// ``RouteRegistry/makeDestination(to:isolation:)``), and on Apple platforms on the main thread, which is
-    /// the main actor's executor there. (On Linux the main actor's executor may be another thread, so the
-    /// thread alone proves nothing.)
-    static var isIsolated: Bool {
-        if ThreadContext.current.mainActorCalls > 0 { return true }
+    /// Whether `isolation`, a caller's `#isolation`, is the main actor. Nonisolated callers pass nil,
+    /// which the compiler folds away.
+    @inlinable @inline(__always)
+    static func isMainActor(_ isolation: (any Actor)?) -> Bool {
+        guard let isolation else { return false }
+        return isolation === MainActor.shared
+    }
+
+    /// Whether a main-actor factory may run in the lookup `state`: it was started or joined from
+    /// main-actor code (the compiler proved it: see ``RouteRegistry/makeDestination(to:isolation:)``), or,
+    /// on Apple platforms, it runs on the main thread, which is the main actor's executor there. (On Linux
+    /// the main actor's executor may be another thread, so the thread alone proves nothing.)
+    static func isIsolated(_ state: LookupState) -> Bool {
+        if state.onMainActor { return true }
         #if canImport(Darwin)
             return pthread_main_np() != 0
         #else
             return false
         #endif
-    }
-
-    /// Runs `body` as a lookup called from code isolated to `isolation`: when that is the main actor,
-    /// main-actor factories may run on this thread until `body` returns.
-    @usableFromInline
-    static func run<Result>(from isolation: isolated (any Actor)?, _ body: () throws -> Result) rethrows -> Result {
-        guard let isolation, isolation === MainActor.shared else { return try body() }
-        let context = ThreadContext.current
-        context.mainActorCalls += 1
-        defer { context.mainActorCalls -= 1 }
-        return try body()
     }
 }
 

@@ -32,10 +32,6 @@ final class ThreadContext {
     /// Whether an error or trace handler is being called on this thread; lookups made from inside one do
     /// not call the handlers again.
     @exclusivity(unchecked) @usableFromInline var inHandler = false
-    /// How many lookups called from main-actor code are running on this thread (see
-    /// ``RouteRegistry/makeDestination(to:isolation:)``). While one is, every line this thread runs is
-    /// isolated to the main actor: a synchronous call cannot leave its caller's isolation.
-    @exclusivity(unchecked) var mainActorCalls = 0
 
     init() {
         let (low, size) = Self.stackBounds()
