@@ -10,7 +10,7 @@
 ///
 /// A closure factory's edges are not known unless declared this way; injections
 /// (``Registration/injecting(_:_:)-(ReferenceWritableKeyPath<Root,Value>Sendable,_)``) and auto-wired
-/// registrations (``RouteRegistry/register(_:initializer:file:line:)``) declare theirs themselves.
+/// registrations (`register(_:initializer:)`) declare theirs themselves.
 public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     /// How the dependency reaches the destination.
     public enum Kind: String, Sendable, Hashable {

@@ -61,38 +61,6 @@ extension RouteRegistry {
         return Registration(registry: self, index: registration.index)
     }
 
-    /// Registers an initializer as the factory: each parameter is looked up by its type's key, and those
-    /// keys are recorded as the registration's dependencies, so sealing checks them and the graph shows
-    /// them without a `dependencies` list.
-    ///
-    /// ```swift
-    /// final class CarImpl: Car { init(engine: any Engine, radio: any Radio) { … } }
-    /// try registry.register(.car, initializer: CarImpl.init)   // resolves .engine and .radio
-    /// ```
-    ///
-    /// A parameter of type `P` is resolved as `RoutableService<P>` without a tag or name; for tagged keys,
-    /// arguments, ``Lazy`` or many-at-once, write the factory as a closure.
-    /// - Parameters:
-    ///   - key: The key the initializer serves.
-    ///   - initializer: Any function from the dependencies to the destination, usually `SomeClass.init`.
-    ///   - file: The registering file, for messages (leave the default).
-    ///   - line: The registering line, for messages (leave the default).
-    /// - Returns: The registration, to modify.
-    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
-    public func register<Destination, each Parameter>(
-        _ key: RoutableService<Destination>,
-        initializer: @escaping @Sendable (repeat each Parameter) throws -> Destination,
-        file: StaticString = #fileID, line: UInt = #line
-    ) throws -> Registration<Destination, Destination> {
-        var dependencies: [RouteDependency] = []
-        repeat dependencies.append(.initializer(RoutableService<each Parameter>(wiring: (each Parameter).self)))
-        let registration = try register(key, file: file, line: line) { resolver in
-            try initializer(repeat try resolver.resolve(RoutableService<each Parameter>(wiring: (each Parameter).self)))
-        }
-        return try registration.change { $0.dependencies = dependencies }
-    }
-
     /// Registers a factory that must run on the main actor: view models and screens.
     ///
     /// ```swift
@@ -179,14 +147,5 @@ extension RouteRegistry {
                 spec: spec)
         }
         return Registration(registry: self, index: index)
-    }
-}
-
-extension RoutableService {
-    /// The key an auto-wired initializer parameter of type `Destination` is looked up by: the untagged,
-    /// unnamed key of its type, the same identity as the declared key (see ``init(declaring:)``).
-    @usableFromInline
-    init(wiring: Destination.Type) {
-        self.init(id: KeyID(type: ObjectIdentifier(Destination.self), kind: .service), tag: nil)
     }
 }

@@ -1,0 +1,188 @@
+/// Auto-wiring: an initializer registered as the factory, each parameter resolved by its type's key and
+/// recorded as a dependency, so that sealing checks it and the graph shows it.
+extension RouteRegistry {
+    /// Registers an initializer as the factory: each parameter is looked up by its type's key, and those
+    /// keys are recorded as the registration's dependencies, so sealing checks them and the graph shows
+    /// them without a `dependencies` list.
+    ///
+    /// ```swift
+    /// final class CarImpl: Car { init(engine: any Engine, radio: any Radio) { … } }
+    /// try registry.register(.car, initializer: CarImpl.init)   // resolves .engine and .radio
+    /// ```
+    ///
+    /// A parameter of type `P` is resolved as `RoutableService<P>` without a tag or name; for tagged keys,
+    /// arguments, ``Lazy`` or many-at-once, write the factory as a closure.
+    ///
+    /// This form takes any number of parameters. Initializers of one to six parameters pick an overload of
+    /// their own, which does the same with fixed generic parameters: the compiler specialises their lookups
+    /// (it does not specialise a lookup inside a parameter pack's expansion, which then pays a runtime
+    /// metadata lookup per parameter, about four times the instructions of the closure form).
+    /// - Parameters:
+    ///   - key: The key the initializer serves.
+    ///   - initializer: Any function from the dependencies to the destination, usually `SomeClass.init`.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable @discardableResult
+    public func register<Destination, each Parameter>(
+        _ key: RoutableService<Destination>,
+        initializer: @escaping @Sendable (repeat each Parameter) throws -> Destination,
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        var dependencies: [RouteDependency] = []
+        repeat dependencies.append(.initializer(RoutableService<each Parameter>(wiring: (each Parameter).self)))
+        let registration = try register(key, file: file, line: line) { resolver in
+            try initializer(repeat try resolver.resolve(RoutableService<each Parameter>(wiring: (each Parameter).self)))
+        }
+        return try registration.dependencies(dependencies)
+    }
+
+    /// `register(_:initializer:file:line:)` for an initializer of 1
+    /// parameter, with its lookups specialised.
+    /// - Parameters:
+    ///   - key: The key the initializer serves.
+    ///   - initializer: A function from the dependencies to the destination, usually `SomeClass.init`.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable @discardableResult
+    public func register<Destination, First>(
+        _ key: RoutableService<Destination>, initializer: @escaping @Sendable (First) throws -> Destination,
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        try register(key, file: file, line: line) { r in
+            try initializer(try r.resolve(.init(wiring: First.self)))
+        }.dependencies(.wired(First.self))
+    }
+
+    /// `register(_:initializer:file:line:)` for an initializer of 2
+    /// parameters, with its lookups specialised.
+    /// - Parameters:
+    ///   - key: The key the initializer serves.
+    ///   - initializer: A function from the dependencies to the destination, usually `SomeClass.init`.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable @discardableResult
+    public func register<Destination, First, Second>(
+        _ key: RoutableService<Destination>, initializer: @escaping @Sendable (First, Second) throws -> Destination,
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        try register(key, file: file, line: line) { r in
+            try initializer(try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)))
+        }.dependencies(.wired(First.self), .wired(Second.self))
+    }
+
+    /// `register(_:initializer:file:line:)` for an initializer of 3
+    /// parameters, with its lookups specialised.
+    /// - Parameters:
+    ///   - key: The key the initializer serves.
+    ///   - initializer: A function from the dependencies to the destination, usually `SomeClass.init`.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable @discardableResult
+    public func register<Destination, First, Second, Third>(
+        _ key: RoutableService<Destination>,
+        initializer: @escaping @Sendable (First, Second, Third) throws -> Destination,
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        try register(key, file: file, line: line) { r in
+            try initializer(
+                try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)),
+                try r.resolve(.init(wiring: Third.self)))
+        }.dependencies(.wired(First.self), .wired(Second.self), .wired(Third.self))
+    }
+
+    /// `register(_:initializer:file:line:)` for an initializer of 4
+    /// parameters, with its lookups specialised.
+    /// - Parameters:
+    ///   - key: The key the initializer serves.
+    ///   - initializer: A function from the dependencies to the destination, usually `SomeClass.init`.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable @discardableResult
+    public func register<Destination, First, Second, Third, Fourth>(
+        _ key: RoutableService<Destination>,
+        initializer: @escaping @Sendable (First, Second, Third, Fourth) throws -> Destination,
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        try register(key, file: file, line: line) { r in
+            try initializer(
+                try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)),
+                try r.resolve(.init(wiring: Third.self)), try r.resolve(.init(wiring: Fourth.self)))
+        }.dependencies(.wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self))
+    }
+
+    /// `register(_:initializer:file:line:)` for an initializer of 5
+    /// parameters, with its lookups specialised.
+    /// - Parameters:
+    ///   - key: The key the initializer serves.
+    ///   - initializer: A function from the dependencies to the destination, usually `SomeClass.init`.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable @discardableResult
+    public func register<Destination, First, Second, Third, Fourth, Fifth>(
+        _ key: RoutableService<Destination>,
+        initializer: @escaping @Sendable (First, Second, Third, Fourth, Fifth) throws -> Destination,
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        try register(key, file: file, line: line) { r in
+            try initializer(
+                try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)),
+                try r.resolve(.init(wiring: Third.self)), try r.resolve(.init(wiring: Fourth.self)),
+                try r.resolve(.init(wiring: Fifth.self)))
+        }.dependencies(
+            .wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self), .wired(Fifth.self))
+    }
+
+    /// `register(_:initializer:file:line:)` for an initializer of 6
+    /// parameters, with its lookups specialised.
+    /// - Parameters:
+    ///   - key: The key the initializer serves.
+    ///   - initializer: A function from the dependencies to the destination, usually `SomeClass.init`.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @inlinable @discardableResult
+    public func register<Destination, First, Second, Third, Fourth, Fifth, Sixth>(
+        _ key: RoutableService<Destination>,
+        initializer: @escaping @Sendable (First, Second, Third, Fourth, Fifth, Sixth) throws -> Destination,
+        file: StaticString = #fileID, line: UInt = #line
+    ) throws -> Registration<Destination, Destination> {
+        try register(key, file: file, line: line) { r in
+            try initializer(
+                try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)),
+                try r.resolve(.init(wiring: Third.self)), try r.resolve(.init(wiring: Fourth.self)),
+                try r.resolve(.init(wiring: Fifth.self)), try r.resolve(.init(wiring: Sixth.self)))
+        }.dependencies(
+            .wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self), .wired(Fifth.self),
+            .wired(Sixth.self))
+    }
+}
+
+extension RoutableService {
+    /// The key an auto-wired initializer parameter of type `Destination` is looked up by: the untagged,
+    /// unnamed key of its type, the same identity as the declared key (see ``init(declaring:)``).
+    @inlinable
+    init(wiring: Destination.Type) {
+        self.init(id: KeyID(type: ObjectIdentifier(Destination.self), kind: .service), tag: nil)
+    }
+}
+
+extension RouteDependency {
+    /// The dependency of an auto-wired initializer parameter of type `Destination`.
+    @inlinable
+    static func wired<Destination>(_ type: Destination.Type) -> Self {
+        .initializer(RoutableService<Destination>(wiring: type))
+    }
+}
