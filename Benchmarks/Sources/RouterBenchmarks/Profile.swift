@@ -1,12 +1,15 @@
 import Router
 import Swinject
 
-/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s8> <handwired|router|swinject> <count>`: runs one variant of one
+/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s8|s10|s11> <handwired|router|swinject> <count>`: runs one variant of one
 /// scenario `count` times with no timing, for `valgrind --tool=callgrind`. Instructions per lookup are
 /// (Ir at count N − Ir at count 0) / N.
 func runProfile(_ arguments: [String]) throws -> UInt {
     guard arguments.count >= 3, let variant = Variant.Name(rawValue: arguments[1]), let count = Int(arguments[2])
-    else { throw BenchmarkError.unexpected("usage: --profile <s1|s2|s3|s5|s6|s8> <handwired|router|swinject> <count>") }
+    else {
+        throw BenchmarkError.unexpected(
+            "usage: --profile <s1|s2|s3|s5|s6|s8|s10|s11> <handwired|router|swinject> <count>")
+    }
     let registry = RouteRegistry()
     let container = Container()
     var sum: UInt = 0
@@ -82,8 +85,39 @@ func runProfile(_ arguments: [String]) throws -> UInt {
                 sum = mix(sum, fresh)
             }
         }
+    case "s10":
+        // The router variant is s2's tree auto-wired; compare it with s2's router figure.
+        try registerTreeAutoWired(in: registry)
+        registerTree(in: container)
+        try registry.seal()
+        for _ in 0..<count {
+            switch variant {
+            case .handwired: sum = mix(sum, makeTreeByHand())
+            case .router: sum = mix(sum, try registry.makeDestination(to: .treeRoot))
+            case .swinject: sum = mix(sum, required(container.resolve((any TreeRoot).self)))
+            }
+        }
     default:
-        throw BenchmarkError.unexpected("--profile supports s1, s2, s3, s5, s6, s8")
+        throw BenchmarkError.unexpected("--profile supports s1, s2, s3, s5, s6, s8, s10, s11")
+    }
+    return sum
+}
+
+/// `--profile s11 …`: as ``runProfile(_:)``, from main-actor code, as an app's screens are looked up. (The
+/// other scenarios run from nonisolated code: a lookup from the main actor also records that it is.)
+@MainActor
+func runMainActorProfile(_ arguments: [String]) throws -> UInt {
+    guard arguments.count >= 3, let variant = Variant.Name(rawValue: arguments[1]), let count = Int(arguments[2])
+    else { throw BenchmarkError.unexpected("usage: --profile s11 <handwired|router> <count>") }
+    let registry = RouteRegistry()
+    try registry.registerOnMainActor(.screen) { _ in ScreenModel() }
+    try registry.seal()
+    var sum: UInt = 0
+    for _ in 0..<count {
+        switch variant {
+        case .handwired: sum = mix(sum, makeScreenByHand())
+        case .router, .swinject: sum = mix(sum, try registry.makeDestination(to: .screen))
+        }
     }
     return sum
 }

@@ -152,6 +152,37 @@ func registerTree(in container: Container) {
     container.register((any Leaf6).self) { _ in Leaf6Impl() }
 }
 
+// MARK: s10: s2's tree, auto-wired from the initializers
+
+/// s2's tree registered with `initializer:`: each parameter is resolved by its type's registration, and
+/// the edges are recorded for sealing. Its lookup should cost what the closure form's does.
+func registerTreeAutoWired(in registry: RouteRegistry) throws {
+    try registry.register(.treeRoot, initializer: TreeRootImpl.init)
+    try registry.register(.treeA, initializer: TreeAImpl.init)
+    try registry.register(.treeB, initializer: TreeBImpl.init)
+    try registry.register(.treeC, initializer: TreeCImpl.init)
+    try registry.register(.leaf1, initializer: Leaf1Impl.init)
+    try registry.register(.leaf2, initializer: Leaf2Impl.init)
+    try registry.register(.leaf3, initializer: Leaf3Impl.init)
+    try registry.register(.leaf4, initializer: Leaf4Impl.init)
+    try registry.register(.leaf5, initializer: Leaf5Impl.init)
+    try registry.register(.leaf6, initializer: Leaf6Impl.init)
+}
+
+// MARK: s11: a main-actor destination, looked up on the main actor
+
+protocol Screen: AnyObject {}
+/// A view model as apps write them: main-actor isolated, made on the main actor.
+@MainActor final class ScreenModel: Screen {
+    var title = "Home"
+}
+extension RoutableService where Destination == any Screen {
+    nonisolated static var screen: Self { Self(declaring: (any Screen).self) }
+}
+
+@MainActor @inline(never)
+func makeScreenByHand() -> any Screen { ScreenModel() }
+
 // MARK: s3: a singleton that is already built
 
 protocol Settings: AnyObject {}

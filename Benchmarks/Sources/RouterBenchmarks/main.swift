@@ -8,7 +8,9 @@ import Synchronization
 
 if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     do {
-        print("checksum=\(try runProfile(Array(CommandLine.arguments[(flag + 1)...])))")
+        let arguments = Array(CommandLine.arguments[(flag + 1)...])
+        let sum = try arguments.first == "s11" ? runMainActorProfile(arguments) : runProfile(arguments)
+        print("checksum=\(sum)")
         exit(0)
     } catch {
         print("\(error)")
@@ -392,6 +394,51 @@ do {
         ScenarioResult(
             id: "s9", title: "8 threads, 8 different singletons, 1 ms factories", stats: s9.mapValues(Stats.init),
             note: "wall time from the first thread's start to the last one's end; one creation lock would take 8 ms"))
+
+    // MARK: s10 s2's tree, auto-wired from the initializers
+    log("s10 …")
+    let registry10 = RouteRegistry()
+    try registerTreeAutoWired(in: registry10)
+    try registry10.seal()
+    let s10 = try measure(
+        [
+            Variant(name: .handwired) { n in
+                var sum: UInt = 0
+                for _ in 0..<n { sum = mix(sum, makeTreeByHand()) }
+                return sum
+            },
+            Variant(name: .router) { n in
+                var sum: UInt = 0
+                for _ in 0..<n { sum = mix(sum, try registry10.makeDestination(to: .treeRoot)) }
+                return sum
+            },
+        ], settings: settings, checksum: &checksum)
+    results.append(
+        ScenarioResult(
+            id: "s10", title: "s2's tree, auto-wired (initializer:)", stats: s10,
+            reference: s2[.router]?.median,
+            note: "compare with s2's router figure: the same tree registered with closures"))
+
+    // MARK: s11 a main-actor destination, looked up on the main actor
+    log("s11 …")
+    let registry11 = RouteRegistry()
+    try registry11.registerOnMainActor(.screen) { _ in ScreenModel() }
+    try registry11.seal()
+    let s11 = try measure(
+        [
+            Variant(name: .handwired) { n in
+                var sum: UInt = 0
+                for _ in 0..<n { sum = mix(sum, makeScreenByHand()) }
+                return sum
+            },
+            Variant(name: .router) { n in
+                var sum: UInt = 0
+                for _ in 0..<n { sum = mix(sum, try registry11.makeDestination(to: .screen)) }
+                return sum
+            },
+        ], settings: settings, checksum: &checksum)
+    results.append(
+        ScenarioResult(id: "s11", title: "a main-actor destination, looked up on the main actor", stats: s11))
 } catch {
     log("benchmark failed: \(error)")
     exit(1)
