@@ -88,8 +88,9 @@ extension RouteRegistry {
         factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
+        let isolated = MainActorFactory(factory)
         let registration = try register(key, file: file, line: line) { resolver in
-            try resolver.onMainActor(keyDescription, factory)
+            try resolver.onMainActor(keyDescription, isolated)
         }
         return try registration.change { $0.isMainActor = true }
     }

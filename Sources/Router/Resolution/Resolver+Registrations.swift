@@ -10,23 +10,14 @@
 /// preparations, and the registrations that serve a second key.
 extension Resolver {
     /// Runs a main-actor factory, or fails with ``RouteError/Code/mainActorRequired`` when this lookup is
-    /// not on the main thread.
+    /// not isolated to the main actor.
     mutating func onMainActor<Destination>(
-        _ key: KeyDescription, _ factory: @MainActor @Sendable (inout Resolver) throws -> Destination
+        _ key: KeyDescription, _ factory: MainActorFactory<Destination>
     ) throws -> Destination {
         guard MainActorCheck.isIsolated(state) else {
             throw RouteError.mainActorRequired(key, path: pathHere(key.short))
         }
-        // Invariant: this code is isolated to the main actor (checked just above: a lookup called from
-        // main-actor code is running on this thread, and synchronous code cannot leave its caller's
-        // isolation); so calling the main-actor function here is what `MainActor.assumeIsolated` does
-        // after its check (which cannot be used: it traps instead of failing, and needs a `Sendable`
-        // result). Removing the isolation from the function type changes no calling convention: isolation
-        // is not part of a function's ABI.
-        typealias Nonisolated = (inout Resolver) throws -> Destination
-        return try withoutActuallyEscaping(factory) { factory in
-            try unsafeBitCast(factory, to: Nonisolated.self)(&self)
-        }
+        return try factory.callAssumingIsolated(&self)
     }
 
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).
@@ -36,6 +27,29 @@ extension Resolver {
             else { return entry }
             return copy
         }
+    }
+}
+
+/// A main-actor factory whose isolation was removed from its type once, at registration, so that a lookup
+/// calls it without a conversion per call (a `withoutActuallyEscaping` per lookup cost an allocation).
+///
+/// Invariant: ``callAssumingIsolated(_:)`` is only called by ``Resolver/onMainActor(_:_:)``, after it
+/// checked that the lookup is isolated to the main actor (a lookup called from main-actor code runs on
+/// that code's thread, and synchronous code cannot leave its caller's isolation). Calling the factory then
+/// is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it traps instead of
+/// failing, and needs a `Sendable` result.
+struct MainActorFactory<Destination>: Sendable {
+    private let unchecked: @Sendable (inout Resolver) throws -> Destination
+
+    init(_ factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination) {
+        // Isolation is not part of a function's ABI: the two function types have the same layout and
+        // calling convention; only the compiler's isolation check is dropped (see the invariant above).
+        unchecked = unsafeBitCast(factory, to: (@Sendable (inout Resolver) throws -> Destination).self)
+    }
+
+    /// Calls the factory; the caller has checked the main actor's isolation.
+    func callAssumingIsolated(_ resolver: inout Resolver) throws -> Destination {
+        try unchecked(&resolver)
     }
 }
 
