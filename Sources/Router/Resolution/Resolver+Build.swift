@@ -124,15 +124,9 @@ extension Resolver {
         return try withUnsafeMutablePointer(to: &frame) { framePointer in
             let parentNode = enterFrame(framePointer)
             defer { leaveFrame(framePointer, parentNode: parentNode) }
-            let made: Destination
-            do {
-                made = try entry.factory(&self)
-            } catch {
-                throw wrap(error, entry, stage: "factory")
-            }
+            let made = try runFactory(entry, in: framePointer)
             state.constructions &+= 1
             state.lastConstructed = ObjectIdentifier(entry)
-            if graphRef != nil { record(made, entry, node: framePointer.pointee.node) }
             return made
         }
     }
@@ -148,16 +142,26 @@ extension Resolver {
             top = framePointer
             depth &+= 1
             defer { leaveFrame(framePointer, parentNode: parentNode) }
-            let made: Destination
-            do {
-                made = try entry.factory(&self)
-            } catch {
-                throw wrap(error, entry, stage: "factory")
-            }
             // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
-            if graphRef != nil { record(made, entry, node: framePointer.pointee.node) }
-            return made
+            return try runFactory(entry, in: framePointer)
         }
+    }
+
+    /// Runs the factory of the object in `frame`, naming the registration in its error, and records the
+    /// object if a graph exists (the factory's own lookups may have started one), so that a queued
+    /// preparation closing a cycle back to it gets this instance.
+    @inlinable @inline(__always)
+    mutating func runFactory<Destination>(
+        _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>
+    ) throws -> Destination {
+        let made: Destination
+        do {
+            made = try entry.factory(&self)
+        } catch {
+            throw wrap(error, entry, stage: "factory")
+        }
+        if graphRef != nil { record(made, entry, node: frame.pointee.node) }
+        return made
     }
 
     /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.

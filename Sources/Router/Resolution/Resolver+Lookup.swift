@@ -46,18 +46,29 @@ extension Resolver {
             return try context.begin(tableRef).with { state in
                 if onMainActor { state.onMainActor = true }
                 if let snapshot { state.seed(from: snapshot) }
-                var resolver = Resolver(state: state)
-                do {
-                    let made = try body(&resolver)
-                    try resolver.finishLookup()
-                    context.end(state)
-                    return made
-                } catch {
-                    resolver.failLookup(error)
-                    context.end(state)
-                    throw context.report(error, to: registry)
-                }
+                return try run(state, in: context, reporting: registry, body)
             }
+        }
+    }
+
+    /// Runs `body` as a lookup that started on this thread in `state`, then finishes it (every pending
+    /// preparation, the held-back publications, the creation transaction) or, when anything failed, rolls
+    /// it back and reports the error to `registry`. Either way the thread's context ends the state.
+    @inlinable @inline(__always)
+    static func run<Result>(
+        _ state: LookupState, in context: ThreadContext, reporting registry: RouteRegistry?,
+        _ body: (inout Resolver) throws -> Result
+    ) throws -> Result {
+        var resolver = Resolver(state: state)
+        do {
+            let made = try body(&resolver)
+            try resolver.finishLookup()
+            context.end(state)
+            return made
+        } catch {
+            resolver.failLookup(error)
+            context.end(state)
+            throw context.report(error, to: registry)
         }
     }
 
@@ -130,16 +141,8 @@ extension Resolver {
                 state.maxDepth = tableRef.with { $0.maxDepth }
                 state.tracing = false
                 state.onMainActor = onMainActor
-                var resolver = Resolver(state: state)
-                do {
-                    let made: Destination = try Entry<Destination>.borrow(found) { try resolver.constructFirst($0) }
-                    try resolver.finishLookup()
-                    context.end(state)
-                    return made
-                } catch {
-                    resolver.failLookup(error)
-                    context.end(state)
-                    throw context.report(error, to: registry)
+                return try run(state, in: context, reporting: registry) { resolver in
+                    try Entry<Destination>.borrow(found) { try resolver.constructFirst($0) }
                 }
             }
         }
@@ -161,16 +164,7 @@ extension Resolver {
                 current = -1
                 depth = 0
             }
-            let made: Destination
-            do {
-                made = try entry.factory(&self)
-            } catch {
-                throw wrap(error, entry, stage: "factory")
-            }
-            // The factory's own lookups may have started a graph: record the object as `construct` does,
-            // so that a queued preparation closing a cycle back to it gets it.
-            if graphRef != nil { record(made, entry, node: framePointer.pointee.node) }
-            return made
+            return try runFactory(entry, in: framePointer)
         }
     }
 
