@@ -1,14 +1,14 @@
 import Router
 import Swinject
 
-/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s8|s10|s11> <handwired|router|swinject> <count>`: runs one variant of one
+/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11> <handwired|router|swinject> <count>`: runs one variant of one
 /// scenario `count` times with no timing, for `valgrind --tool=callgrind`. Instructions per lookup are
 /// (Ir at count N − Ir at count 0) / N.
 func runProfile(_ arguments: [String]) throws -> UInt {
     guard arguments.count >= 3, let variant = Variant.Name(rawValue: arguments[1]), let count = Int(arguments[2])
     else {
         throw BenchmarkError.unexpected(
-            "usage: --profile <s1|s2|s3|s5|s6|s8|s10|s11> <handwired|router|swinject> <count>")
+            "usage: --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11> <handwired|router|swinject> <count>")
     }
     let registry = RouteRegistry()
     let container = Container()
@@ -48,8 +48,8 @@ func runProfile(_ arguments: [String]) throws -> UInt {
             case .swinject: sum = mix(sum, required(container.resolve((any Settings).self)))
             }
         }
-    case "s6":
-        try registerCycle(in: registry)
+    case "s6", "s6p":
+        try registerCycle(in: registry, byClosure: arguments[0] == "s6p")
         registerCycle(in: container)
         try registry.seal()
         for _ in 0..<count {
@@ -98,7 +98,7 @@ func runProfile(_ arguments: [String]) throws -> UInt {
             }
         }
     default:
-        throw BenchmarkError.unexpected("--profile supports s1, s2, s3, s5, s6, s8, s10, s11")
+        throw BenchmarkError.unexpected("--profile supports s1, s2, s3, s5, s6, s6p, s8, s10, s11")
     }
     return sum
 }

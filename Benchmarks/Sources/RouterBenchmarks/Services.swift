@@ -240,8 +240,11 @@ func makeCycleByHand() -> any CycleA {
     return a
 }
 
-/// - Parameter onMakeA: Called each time A's factory runs (verification only; nil when timing).
-func registerCycle(in registry: RouteRegistry, onMakeA: (@Sendable () -> Void)? = nil) throws {
+/// - Parameters:
+///   - byClosure: B gets A from a `preparing` closure instead of a key-path injection (`--profile s6p`):
+///     the same graph, without the key-path runtime a write through `\.a` of an existential pays.
+///   - onMakeA: Called each time A's factory runs (verification only; nil when timing).
+func registerCycle(in registry: RouteRegistry, byClosure: Bool = false, onMakeA: (@Sendable () -> Void)? = nil) throws {
     if let onMakeA {
         try registry.register(.cycleA) { r in
             onMakeA()
@@ -250,7 +253,12 @@ func registerCycle(in registry: RouteRegistry, onMakeA: (@Sendable () -> Void)? 
     } else {
         try registry.register(.cycleA) { r in CycleAImpl(b: try r.resolve(.cycleB)) }.scope(.graph)
     }
-    try registry.register(.cycleB) { _ in CycleBImpl() }.injecting(\.a, .cycleA)
+    if byClosure {
+        try registry.register(.cycleB) { _ in CycleBImpl() }
+            .preparing(declaring: .property(.cycleA)) { b, r in b.a = try r.resolve(.cycleA) }
+    } else {
+        try registry.register(.cycleB) { _ in CycleBImpl() }.injecting(\.a, .cycleA)
+    }
 }
 
 func registerCycle(in container: Container, onMakeA: (() -> Void)? = nil) {
