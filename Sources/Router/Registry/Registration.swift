@@ -146,6 +146,38 @@ public struct Registration<Destination, Root>: Sendable {
         return try adding(injection)
     }
 
+    /// Runs code on the destination after creation, on the main actor: for main-actor destinations (view
+    /// models, screens) whose properties a `preparing` closure, which is not isolated, cannot touch.
+    ///
+    /// ```swift
+    /// try registry.registerOnMainActor(.profileScreen) { _ in ProfileScreen() }
+    ///     .preparingOnMainActor { screen, r in screen.avatar = try r.resolve(.avatarLoader) }
+    /// ```
+    ///
+    /// It runs where `preparing` would, in the order added. A lookup that is not made from main-actor code
+    /// fails with ``RouteError/Code/mainActorRequired`` (the registration counts as a main-actor one), never
+    /// a data race. (A name of its own rather than a `preparing` overload, for the same reason as
+    /// ``RouteRegistry/registerOnMainActor(_:file:line:factory:)``.)
+    /// - Parameters:
+    ///   - dependency: A key the closure resolves, declared for validation and the graph (optional).
+    ///   - body: Gets the destination (as `Root`) and a resolver, on the main actor.
+    /// - Returns: This registration, for the next modifier.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func preparingOnMainActor(
+        declaring dependency: RouteDependency? = nil,
+        _ body: @escaping @MainActor @Sendable (Root, inout Resolver) throws -> Void
+    ) throws -> Self {
+        let isolated = MainActorPreparation(body)
+        return try change { spec in
+            spec.isMainActor = true
+            spec.injections.append(
+                Injection(dependency: dependency) { destination, resolver in
+                    try resolver.onMainActor(isolated, try Self.root(of: destination))
+                })
+        }
+    }
+
     /// Runs once every preparation of the destination has run (ZIKRouter's `didFinishPrepareDestination`).
     /// Called twice, both run, in order.
     /// - Parameter body: Gets the prepared destination (as `Root`) and a resolver.

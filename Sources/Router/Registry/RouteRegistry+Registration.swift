@@ -95,6 +95,32 @@ extension RouteRegistry {
         return try registration.change { $0.isMainActor = true }
     }
 
+    /// Registers a main-actor factory whose injections and preparations see the implementation class
+    /// (see ``register(_:as:file:line:factory:)``), typically a view model set up with
+    /// ``Registration/preparingOnMainActor(declaring:_:)``.
+    ///
+    /// ```swift
+    /// try registry.registerOnMainActor(.inbox, as: InboxViewModel.self) { _ in InboxViewModel() }
+    ///     .preparingOnMainActor { model, r in model.counter = try r.resolve(.mailCounter) }
+    /// ```
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - implementation: The class injections and preparations are typed on.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination on the main actor.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerOnMainActor<Destination, Implementation: AnyObject>(
+        _ key: RoutableService<Destination>, as implementation: Implementation.Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination
+    ) throws -> Registration<Destination, Implementation> {
+        let registration = try registerOnMainActor(key, file: file, line: line, factory: factory)
+        return Registration(registry: self, index: registration.index)
+    }
+
     /// Registers a module: a configuration class whose `construct…` calls the caller makes first, and a
     /// factory that makes the destination from it.
     ///

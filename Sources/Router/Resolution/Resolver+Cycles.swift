@@ -96,6 +96,7 @@ extension Resolver {
         if let mismatch = error as? RootMismatch {
             return mismatch.routeError(key: entry.key, path: pathHere(entry.key.short))
         }
+        if error is NotOnMainActor { return RouteError.mainActorRequired(entry.key, path: pathHere(entry.key.short)) }
         return RouteError.wrapping(error, entry, stage: stage, path: pathHere(entry.key.short))
     }
 

@@ -20,6 +20,13 @@ extension Resolver {
         return try factory.callAssumingIsolated(&self)
     }
 
+    /// Runs a main-actor preparation on `root`, or fails when this lookup is not isolated to the main
+    /// actor (``wrap(_:_:stage:)`` names the registration in a ``RouteError/Code/mainActorRequired``).
+    mutating func onMainActor<Root>(_ preparation: MainActorPreparation<Root>, _ root: Root) throws {
+        guard MainActorCheck.isIsolated(state) else { throw NotOnMainActor() }
+        try preparation.callAssumingIsolated(root, &self)
+    }
+
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).
     func redirected<Destination>(_ entry: Entry<Destination>) -> Entry<Destination> {
         tableRef.with { table in
@@ -53,6 +60,23 @@ struct MainActorFactory<Destination>: Sendable {
     }
 }
 
+/// A main-actor preparation (``Registration/preparingOnMainActor(declaring:_:)``) with its isolation
+/// removed from its type once, at registration; the same invariant as ``MainActorFactory``: only
+/// ``Resolver/onMainActor(_:_:_:)`` calls it, after checking the lookup's isolation.
+struct MainActorPreparation<Root>: Sendable {
+    private let unchecked: @Sendable (Root, inout Resolver) throws -> Void
+
+    init(_ preparation: @escaping @MainActor @Sendable (Root, inout Resolver) throws -> Void) {
+        // Isolation is not part of a function's ABI (see MainActorFactory).
+        unchecked = unsafeBitCast(preparation, to: (@Sendable (Root, inout Resolver) throws -> Void).self)
+    }
+
+    /// Calls the preparation; the caller has checked the main actor's isolation.
+    func callAssumingIsolated(_ root: Root, _ resolver: inout Resolver) throws {
+        try unchecked(root, &resolver)
+    }
+}
+
 /// Whether the calling code is isolated to the main actor, as far as a synchronous lookup can know it.
 @usableFromInline
 enum MainActorCheck {
@@ -77,6 +101,10 @@ enum MainActorCheck {
         #endif
     }
 }
+
+/// A main-actor preparation reached from a lookup that is not on the main actor;
+/// ``Resolver/wrap(_:_:stage:)`` turns it into a ``RouteError`` naming the registration's key and path.
+struct NotOnMainActor: Error {}
 
 /// A destination that is not the implementation class its registration's preparations are typed on;
 /// ``Resolver/wrap(_:_:stage:)`` turns it into a ``RouteError`` naming the registration's key and path.
