@@ -162,6 +162,14 @@ final class HamsterImpl: Hamster {
 extension RoutableService where Destination == any Hamster {
     static var hamster: Self { Self(declaring: (any Hamster).self) }
 }
+protocol HamsterCageProtocol: AnyObject { var hamster: any Hamster { get } }
+final class HamsterCage: HamsterCageProtocol {
+    let hamster: any Hamster
+    init(hamster: any Hamster) { self.hamster = hamster }
+}
+extension RoutableService<any HamsterCageProtocol> {
+    static var hamsterCage: Self { .init() }
+}
 
 struct ArgumentOverloadTests {
     func registry() throws -> RouteRegistry {
@@ -194,6 +202,34 @@ struct ArgumentOverloadTests {
         let bare = #expect(throws: RouteError.self) { try registry.makeDestination(to: .hamster) }
         #expect(bare?.code == .argumentMismatch)
         #expect(bare?.hint?.contains("makeDestination(to:arguments:)") == true)
+    }
+
+    @Test func aLookupWithoutArgumentsGetsTheRegistrationThatTakesNone() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name) }
+            try registry.register(.hamster) { _ in HamsterImpl(name: "plain") }
+            try registry.register(.hamster, arguments: String.self, Int.self) { _, name, age in
+                HamsterImpl(name: name, age: age)
+            }
+            // A dependency on the key without arguments passes sealing's check for ambiguity.
+            try registry.register(.hamsterCage) { r in HamsterCage(hamster: try r.resolve(.hamster)) }
+                .dependencies(.initializer(.hamster))
+        }
+        #expect(try registry.makeDestination(to: .hamster).name == "plain")
+        #expect(try registry.makeDestination(to: .hamster, arguments: "Pip").name == "Pip")
+        #expect(try registry.makeDestination(to: .hamster, arguments: "Rex", 3).age == 3)
+        #expect(try registry.makeDestination(to: .hamsterCage).hamster.name == "plain")
+    }
+
+    @Test func twoRegistrationsWithoutArgumentsBesideOneWithArgumentsAreStillAmbiguous() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.hamster) { _ in HamsterImpl(name: "a") }
+            try registry.register(.hamster) { _ in HamsterImpl(name: "b") }
+            try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name) }.asDefault()
+        }
+        let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .hamster) }
+        #expect(error?.code == .ambiguousRegistration)
+        #expect(try registry.makeDestination(to: .hamster, arguments: "Pip").name == "Pip")
     }
 
     @Test func onlyRegistrationsWithTheSameArgumentTypesAreAmbiguous() throws {

@@ -10,8 +10,9 @@ extension RouteRegistry {
     ///
     /// A lookup whose arguments differ in number or type fails with ``RouteError/Code/argumentMismatch``,
     /// naming the expected and the given types; it never gives nil. A key may be registered once per
-    /// argument list: the types a lookup passes pick the registration. A shared instance keeps the
-    /// arguments of the lookup that built it.
+    /// argument list: the types a lookup passes pick the registration, and a lookup without arguments (or a
+    /// dependency resolved without them) gets the key's registration that takes none. A shared instance
+    /// keeps the arguments of the lookup that built it.
     /// - Parameters:
     ///   - key: The key the factory serves.
     ///   - first: The first argument's type.

@@ -195,12 +195,17 @@ final class SealedTable: @unchecked Sendable {
         return (order.map { entries[$0] }, starts)
     }
 
-    /// The registration a single lookup gets among one key's: the only one, or the only default.
+    /// The registration a single lookup gets among one key's: the only one, or the only default. A lookup
+    /// without arguments cannot make a registration that takes some, so when the key has both kinds (Swinject's
+    /// `register(T.self)` beside `register(T.self) { r, name in … }`), it picks among those that take none.
     private static func primary(of members: ArraySlice<AnyEntry>) -> AnyEntry? {
         if members.count == 1 { return members.first }
+        let plain = members.filter { $0.argumentTypes == nil }
+        let candidates = plain.isEmpty ? Array(members) : plain
+        if candidates.count == 1 { return candidates.first }
         var found: AnyEntry?
         var defaults = 0
-        for member in members where member.isDefault {
+        for member in candidates where member.isDefault {
             defaults += 1
             found = member
         }
