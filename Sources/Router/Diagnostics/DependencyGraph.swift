@@ -274,6 +274,7 @@ extension RouteRegistry {
         if isSealed, let table = sealedTable { return DependencyGraph(table: table) }
         // The phase before the table: see `RouteRegistry.makeTable`.
         let parentTable = parent.flatMap { $0.isSealed ? $0.sealedTable : nil }
-        return DependencyGraph(table: SealedTable(entries: registeredEntries, parent: parentTable, maxDepth: maxDepth))
+        return DependencyGraph(
+            table: SealedTable(entries: AnyEntry.filed(registeredEntries), parent: parentTable, maxDepth: maxDepth))
     }
 }
