@@ -7,6 +7,10 @@
 #     // expected-error: <the first error message, verbatim>
 #     // expected-errors: <how many errors the compiler reports>
 #
+# A snippet may add a third line, `// swiftc-flags: <flags>`, for the compiler flags its target would have:
+# `-default-isolation MainActor` for code written as in an app target built with
+# `.defaultIsolation(MainActor.self)`.
+#
 # The script builds the Router module once, type-checks each snippet against it in the Swift 6 language
 # mode, and fails when a snippet compiles, when its first error or its error count drifts, or when
 # Sources/Router/Router.docc/CommonCompilerErrors.md quotes a message (a line starting `error: `) that no
@@ -32,7 +36,9 @@ trap 'rm -f "$pinned"' EXIT
 
 for snippet in "$snippets"/*.swift; do
     name=$(basename "$snippet" .swift)
-    if output=$(swiftc -typecheck -swift-version 6 -diagnostic-style=llvm -I "$modules" "$snippet" 2>&1); then
+    # Word-split on purpose: the line holds separate flags.
+    read -r -a flags <<< "$(sed -n '3s|^// swiftc-flags: ||p' "$snippet")"
+    if output=$(swiftc -typecheck -swift-version 6 -diagnostic-style=llvm ${flags[@]+"${flags[@]}"} -I "$modules" "$snippet" 2>&1); then
         echo "FAIL $name: compiles, but it is kept here because it must not"
         failures=$((failures + 1))
         continue

@@ -63,6 +63,10 @@ struct MainActorLookupFormsTests {
         #expect(made.count == 7 && prepared == 7)
         // A provider made inside a main-actor factory, and called there.
         #expect(try registry.makeDestination(to: .badgeHost).badge.count == 7)
+        // A lazy read with the method, which takes the caller's isolation (the property cannot).
+        let lazy = try registry.lazy(.badge.named("first"))
+        #expect(try lazy.value().count == 7)
+        #expect(try lazy.value().count == 7)
     }
 
     @Test func aProviderCalledFromMainActorCodeRunsAMainActorFactory() throws {
@@ -89,8 +93,9 @@ struct MainActorLookupFormsTests {
                 code { try registry.makeDestination(to: .badge.named("first")) { _ in } },
                 code { try registry.makeDestination(to: .badgeHost) },
                 code { try registry.makeDestination(to: .badgeSource).makeBadge() },
+                code { try registry.lazy(.badge.named("first")).value() },
             ]
         }.value
-        #expect(codes == Array(repeating: .mainActorRequired, count: 6))
+        #expect(codes == Array(repeating: .mainActorRequired, count: 7))
     }
 }

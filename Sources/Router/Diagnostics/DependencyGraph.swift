@@ -1,5 +1,6 @@
 /// The registry's dependency graph as registered: one node per registration, one edge per declared
-/// dependency (and per adapter), labelled by how the dependency reaches the destination.
+/// dependency (and per adapter), labelled by how the dependency reaches the destination. A registration
+/// made on the main actor is marked `main actor`.
 ///
 /// Edges come from what registrations declare (`.dependencies(…)`, `.injecting(…)`, the parameters of
 /// `register(_:initializer:)`, adapters); a closure factory's edges show only when declared. Path patterns (``paths``) are listed with the
@@ -23,6 +24,9 @@ public struct DependencyGraph: Sendable {
         public let scope: String
         /// The module that registered it.
         public let owner: String
+        /// Whether its factory runs on the main actor (``RouteRegistry/registerOnMainActor(_:file:line:factory:)``
+        /// and its other forms); ``textTree`` and ``dot`` mark it `main actor`.
+        public let isMainActor: Bool
     }
 
     /// One declared dependency.
@@ -73,7 +77,7 @@ public struct DependencyGraph: Sendable {
         nodes = all.map {
             Node(
                 key: $0.key.full, name: $0.key.short, scope: $0.scope.description,
-                owner: $0.site.module ?? "RouteRegistry")
+                owner: $0.site.module ?? "RouteRegistry", isMainActor: $0.isMainActor)
         }
         var edges: [Edge] = []
         for (position, entry) in all.enumerated() {
@@ -105,7 +109,8 @@ public struct DependencyGraph: Sendable {
     public var dot: String {
         var lines = ["digraph Router {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
         for (position, node) in nodes.enumerated() {
-            lines.append("  n\(position) [label=\"\(escaped(node.name))\\n\(escaped(node.scope))\"];")
+            let mainActor = node.isMainActor ? ", main actor" : ""
+            lines.append("  n\(position) [label=\"\(escaped(node.name))\\n\(escaped(node.scope))\(mainActor)\"];")
         }
         var missing = 0
         for edge in edges {
@@ -181,7 +186,8 @@ public struct DependencyGraph: Sendable {
         var onPath = [Bool](repeating: false, count: nodes.count)
         var text = ""
         func label(_ index: Int) -> String {
-            "\(nodes[index].name) (\(nodes[index].scope), \(nodes[index].owner))"
+            let node = nodes[index]
+            return "\(node.name) (\(node.scope)\(node.isMainActor ? ", main actor" : ""), \(node.owner))"
         }
         /// One line per target: a `many` edge lists each registration it reaches, numbered.
         func rows(of index: Int) -> [(edge: Int, target: Int?, number: String)] {
@@ -274,6 +280,7 @@ extension RouteRegistry {
         if isSealed, let table = sealedTable { return DependencyGraph(table: table) }
         // The phase before the table: see `RouteRegistry.makeTable`.
         let parentTable = parent.flatMap { $0.isSealed ? $0.sealedTable : nil }
-        return DependencyGraph(table: SealedTable(entries: registeredEntries, parent: parentTable, maxDepth: maxDepth))
+        return DependencyGraph(
+            table: SealedTable(entries: AnyEntry.filed(registeredEntries), parent: parentTable, maxDepth: maxDepth))
     }
 }

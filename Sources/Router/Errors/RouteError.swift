@@ -157,7 +157,9 @@ extension RouteError {
         public static let destinationLeaked = Code(.destinationLeaked)
         /// A registration claimed a key exclusively, and another registration serves it too.
         public static let exclusiveRegistration = Code(.exclusiveRegistration)
-        /// A key whose factory runs on the main actor was looked up from another thread.
+        /// A key whose factory runs on the main actor was looked up from another thread; or, found at
+        /// sealing, a registration that is always built off the main actor (an eager singleton, an async
+        /// factory) needs one.
         public static let mainActorRequired = Code(.mainActorRequired)
     }
 }

@@ -31,14 +31,54 @@ public final class Lazy<Destination> {
     }
 
     /// The destination, built on the first read. A failed build is not cached: the next read tries again.
-    /// - Throws: ``RouteError`` when the build fails.
+    ///
+    /// A property cannot take its caller's isolation, so this form builds as nonisolated code does: it
+    /// cannot build a main-actor destination (one registered with
+    /// ``RouteRegistry/registerOnMainActor(_:file:line:factory:)``) except inside a lookup already running on
+    /// the main actor, or on the main thread of an Apple platform. Read such a `Lazy` with
+    /// ``value(isolation:)`` (`try lazy.value()`) instead; for every other `Lazy` the two are the same.
+    /// - Throws: ``RouteError`` when the build fails; ``RouteError/Code/mainActorRequired`` for a main-actor
+    ///   destination not built yet.
     public var value: Destination {
         get throws {
-            if let made = cell.instance { return made }
-            // `self` keeps the table alive for the whole lookup.
-            return try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin) {
-                resolver in try resolver.buildOnce(entry, in: cell)
+            do {
+                return try read(onMainActor: false)
+            } catch let error as RouteError where error.code == .mainActorRequired {
+                throw RouteError(
+                    error.code, key: error.key, path: error.path, reason: error.reason,
+                    hint:
+                        "Read it with try lazy.value() from main-actor code: the value property cannot see its caller's isolation.",
+                    underlyingError: error.underlyingError)
             }
+        }
+    }
+
+    /// The destination, built on the first read, with the caller's isolation: called from main-actor code,
+    /// it builds a main-actor destination synchronously, as ``RouteRegistry/makeDestination(to:isolation:)``
+    /// does.
+    ///
+    /// ```swift
+    /// @MainActor func showProfile(_ profile: Lazy<any ProfileScreen>) throws {
+    ///     present(try profile.value())
+    /// }
+    /// ```
+    ///
+    /// Called from anywhere else, a main-actor destination not built yet fails with
+    /// ``RouteError/Code/mainActorRequired`` before its factory runs; once built, every read returns it.
+    /// A failed build is not cached: the next read tries again.
+    /// - Parameter isolation: The caller's isolation; leave the default.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError`` when the build fails.
+    public func value(isolation: isolated (any Actor)? = #isolation) throws -> Destination {
+        try read(onMainActor: MainActorCheck.isMainActor(isolation))
+    }
+
+    /// The built destination, or a lookup that builds it once.
+    private func read(onMainActor: Bool) throws -> Destination {
+        if let made = cell.instance { return made }
+        // `self` keeps the table alive for the whole lookup.
+        return try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor) {
+            resolver in try resolver.buildOnce(entry, in: cell)
         }
     }
 

@@ -80,7 +80,7 @@ extension RouteRegistry {
         }
         let inForce = OverrideLayer()
         let table = SealedTable(
-            entries: layer.registeredEntries, parent: base, maxDepth: maxDepth, tracer: base.tracer,
+            entries: AnyEntry.filed(layer.registeredEntries), parent: base, maxDepth: maxDepth, tracer: base.tracer,
             paths: [], redirect: redirect, layer: inForce)
         let report = Validator(table: table, assembly: nil).report()
         if !report.isValid {

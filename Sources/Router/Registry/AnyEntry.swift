@@ -94,8 +94,30 @@ class AnyEntry: @unchecked Sendable {
         throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
     }
 
-    /// The registrations of the other keys this one serves; made at sealing.
+    /// The registrations of the other keys this one serves; made at sealing (see ``filed(_:)``).
     func alsoEntries() -> [AnyEntry] { [] }
+
+    /// `entries` as a table files them: each registration followed by the registrations of the other keys it
+    /// serves (``Registration/also(_:)``), so that every key's registrations keep registration order, however
+    /// each was reached. `entries` itself when none serves another key.
+    static func filed(_ entries: [AnyEntry]) -> [AnyEntry] {
+        var filed: [AnyEntry] = []
+        var expanded = false
+        for position in entries.indices {
+            let entry = entries[position]
+            let also = entry.alsoEntries()
+            if !expanded {
+                if also.isEmpty { continue }
+                // The first registration serving another key: copy those before it, then go on appending.
+                expanded = true
+                filed.reserveCapacity(entries.count + also.count)
+                filed.append(contentsOf: entries[..<position])
+            }
+            filed.append(entry)
+            filed.append(contentsOf: also)
+        }
+        return expanded ? filed : entries
+    }
 
     /// Whether the registration has an async factory.
     var isAsync: Bool { false }

@@ -203,6 +203,10 @@ public struct Registration<Destination, Root>: Sendable {
     ///
     /// The destination must also be an `Other`; a lookup through `key` whose destination is not one fails
     /// with ``RouteError/Code/destinationTypeMismatch``, naming both types.
+    ///
+    /// Among `key`'s registrations, this one keeps its own place: a many-lookup of `key`
+    /// (``RouteRegistry/makeDestinations(to:isolation:)``, ``Resolver/resolveAll(_:)``) returns it where
+    /// `register` was called, before those registered after it, whenever `also` itself is called.
     /// - Parameter key: The other key.
     /// - Returns: This registration, for the next modifier.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.

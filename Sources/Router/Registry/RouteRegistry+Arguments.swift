@@ -54,6 +54,51 @@ extension RouteRegistry {
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
+    /// Registers a factory that takes runtime arguments and must run on the main actor: a screen made
+    /// for an identifier, say.
+    ///
+    /// ```swift
+    /// try registry.registerOnMainActor(.bookScreen, arguments: Int.self) { r, id in
+    ///     BookScreen(book: try r.resolve(.catalog).book(id))
+    /// }
+    /// let screen = try registry.makeDestination(to: .bookScreen, arguments: 3)   // from main-actor code
+    /// ```
+    ///
+    /// The arguments follow the rules of ``register(_:arguments:_:file:line:factory:)``; the main actor
+    /// those of ``registerOnMainActor(_:file:line:factory:)``: a lookup made from main-actor code stays
+    /// synchronous, and any other fails with ``RouteError/Code/mainActorRequired`` before the factory runs.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The first argument's type.
+    ///   - rest: The other arguments' types, in order.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination on the main actor from the resolver and the arguments.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerOnMainActor<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>,
+        arguments first: First.Type, _ rest: repeat (each Argument).Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        let keyDescription = key.keyDescription
+        // The arguments are passed to the main-actor factory, not captured: they need not be Sendable.
+        let onMainActor: @MainActor @Sendable ((First, (repeat each Argument)), inout Resolver) throws -> Destination =
+            {
+                given, resolver in
+                let (head, tail) = given
+                return try factory(&resolver, head, repeat each tail)
+            }
+        let registration = try register(key, arguments: first, repeat (each Argument).self, file: file, line: line) {
+            (resolver: inout Resolver, head: First, tail: repeat each Argument) in
+            let given: (First, (repeat each Argument)) = (head, (repeat each tail))
+            return try resolver.onMainActor(keyDescription, passing: given, onMainActor)
+        }
+        return try registration.change { $0.isMainActor = true }
+    }
+
     /// Makes the destination of a key registered with arguments.
     ///
     /// - Parameters:

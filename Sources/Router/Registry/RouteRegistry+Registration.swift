@@ -164,6 +164,46 @@ extension RouteRegistry {
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
+    /// Registers a module whose destination must be made on the main actor: a screen with required
+    /// parameters, set through its configuration's `construct…` calls.
+    ///
+    /// ```swift
+    /// try registry.registerOnMainActor(.editorScreen, configuration: EditorConfiguration.init) { config, r in
+    ///     EditorScreen(document: try config.require(config.document, setBy: "constructEditor(document:)"))
+    /// }
+    /// let editor = try registry.makeDestination(to: .editorScreen) { $0.constructEditor(document: "notes") }
+    /// ```
+    ///
+    /// The configuration follows the rules of ``register(_:configuration:file:line:factory:)``: it is made
+    /// and configured by the caller's thread before the factory runs, so its class stays nonisolated (in a
+    /// target whose default isolation is the main actor, declare it `nonisolated`). The factory follows
+    /// those of ``registerOnMainActor(_:file:line:factory:)``: a lookup made from main-actor code stays
+    /// synchronous, and any other fails with ``RouteError/Code/mainActorRequired`` before the factory runs
+    /// (the configuration's error and completion handlers then get that error).
+    /// - Parameters:
+    ///   - key: The module key.
+    ///   - configuration: Makes a fresh configuration for each lookup.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination on the main actor from the configuration.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerOnMainActor<Configuration, Destination, Config: ModuleConfiguration<Destination>>(
+        _ key: RoutableServiceModule<Configuration, Destination>,
+        configuration: @escaping @Sendable () -> Config,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (Config, inout Resolver) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        let keyDescription = key.keyDescription
+        let registration = try register(key, configuration: configuration, file: file, line: line) {
+            config, resolver in
+            // The configuration is passed to the main-actor factory, not captured: it is not Sendable.
+            try resolver.onMainActor(keyDescription, passing: config, factory)
+        }
+        return try registration.change { $0.isMainActor = true }
+    }
+
     /// Files a registration made from `spec`.
     func add<Destination>(
         id: KeyID, key: KeyDescription, file: StaticString, line: UInt, spec: RegistrationSpec<Destination>

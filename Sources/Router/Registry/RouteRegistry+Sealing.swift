@@ -78,12 +78,12 @@ extension RouteRegistry {
             parentTable = table
         }
         let snapshot = withAssembly { $0 }
-        var entries = snapshot.entries
-        // The registrations that serve a registration's other keys (`Registration.also`), made now that the
-        // registration itself can no longer change.
-        for entry in snapshot.entries { entries += entry.alsoEntries() }
+        // The registrations that serve a registration's other keys (`Registration.also`) are made now that the
+        // registration itself can no longer change, and filed right after it: a many-lookup returns a key's
+        // registrations in the order they were registered, whichever key each was registered for.
         let table = SealedTable(
-            entries: entries, parent: parentTable, maxDepth: maxDepth, tracer: tracer, paths: snapshot.paths)
+            entries: AnyEntry.filed(snapshot.entries), parent: parentTable, maxDepth: maxDepth, tracer: tracer,
+            paths: snapshot.paths)
         return (table, Validator(table: table, assembly: snapshot).report())
     }
 

@@ -64,6 +64,8 @@ final class SealedTable: @unchecked Sendable {
         var otherScopes = false
         /// Some registration is an eager singleton.
         var eagerSingletons = false
+        /// Some registration's factory runs on the main actor.
+        var mainActor = false
     }
 
     /// Builds the table in one pass over `entries` when no key is registered twice (the common case), with
@@ -102,6 +104,7 @@ final class SealedTable: @unchecked Sendable {
             if entry.configurationConforms != nil { features.configurations = true }
             if !entry.dependencies.isEmpty { features.dependencies = true }
             if entry.isExclusive { features.exclusive = true }
+            if entry.isMainActor { features.mainActor = true }
             switch entry.scope.kind {
             case .transient, .graph, .singleton: break
             case .eagerSingleton:
@@ -210,6 +213,11 @@ final class SealedTable: @unchecked Sendable {
             found = member
         }
         return defaults == 1 ? found : nil
+    }
+
+    /// Whether some registration of this table or of its parents runs on the main actor.
+    var hasMainActorRegistrations: Bool {
+        features.mainActor || (parent?.hasMainActorRegistrations ?? false)
     }
 
     /// Whether some key has more than one registration in this table (not its parents).

@@ -15,6 +15,7 @@ struct Validator {
             problems += declaredDependencyProblems()
             problems += initializerCycles()
             problems += captiveDependencies()
+            if table.hasMainActorRegistrations { problems += mainActorNeedsOffTheMainActor() }
         }
         problems += missingModules()
         if features.otherScopes { problems += unsupportedAsyncScopes() }
@@ -211,6 +212,57 @@ struct Validator {
         return problems
     }
 
+    /// A registration that is always built off the main actor (an eager singleton, built while sealing; an
+    /// async factory, which runs on the concurrent executor) and that needs a main-actor registration built
+    /// with it, directly or through registrations built in the same lookup: that lookup can never succeed.
+    ///
+    /// A need is an initializer, property or many edge; a lazy edge is not one (its `Lazy` or `Provider` can
+    /// be read on the main actor later). The walk goes on through registrations that are built anew with
+    /// the dependent: any that is not main-actor for an eager singleton (nothing is built before sealing),
+    /// only transient and graph-scoped ones for an async factory (a shared instance may have been made on
+    /// the main actor already). It uses an explicit stack, so a declared chain of any length is checked
+    /// without deep recursion.
+    private func mainActorNeedsOffTheMainActor() -> [RouteError] {
+        var problems: [RouteError] = []
+        for dependent in table.entries where !dependent.isMainActor && !dependent.dependencies.isEmpty {
+            let isEager = dependent.scope.kind == .eagerSingleton
+            guard isEager || dependent.isAsync else { continue }
+            var reported: Set<String> = []
+            var visited: Set<ObjectIdentifier> = [ObjectIdentifier(dependent)]
+            // Each registration still to look at, with the path that reached it from `dependent`.
+            var stack: [(entry: AnyEntry, path: [AnyEntry])] = [(dependent, [dependent])]
+            while let (entry, path) = stack.popLast() {
+                for target in Self.constructionTargets(of: entry, in: table).reversed()
+                where visited.insert(ObjectIdentifier(target)).inserted {
+                    if target.isMainActor {
+                        guard reported.insert(target.key.full).inserted else { continue }
+                        problems.append(.builtOffTheMainActor(dependent, eager: isEager, needs: target, path: path))
+                    } else if isEager || target.scope.kind == .transient || target.scope.kind == .graph {
+                        stack.append((target, path + [target]))
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    /// The registrations a lookup builds together with `entry`: those its initializer, property and many
+    /// edges reach (not its lazy ones).
+    private static func constructionTargets(of entry: AnyEntry, in table: SealedTable) -> [AnyEntry] {
+        var targets: [AnyEntry] = []
+        for dependency in entry.dependencies {
+            switch dependency.kind {
+            case .initializer, .property:
+                if let next = table.primary(dependency.id) { targets.append(next) }
+            case .many:
+                targets += table.allEntries(for: dependency.id)
+            case .lazy:
+                continue
+            }
+        }
+        return targets
+    }
+
     private func pathProblems() -> [RouteError] {
         var problems: [RouteError] = []
         var seen: [[String]: PathRoute] = [:]
@@ -290,5 +342,26 @@ struct Validator {
                 reason: "\(requirement.module) requires the module \(name), which was not loaded.",
                 hint: "Load \(name) before sealing.")
         }
+    }
+}
+
+extension RouteError {
+    /// `dependent`, always built off the main actor, needs `target`, made on the main actor, built with it;
+    /// `path` leads from `dependent` to the registration that needs `target`, and the message shows it.
+    fileprivate static func builtOffTheMainActor(
+        _ dependent: AnyEntry, eager: Bool, needs target: AnyEntry, path: [AnyEntry]
+    ) -> RouteError {
+        let why = eager ? "an eager singleton, built while sealing" : "it has an async factory"
+        let remedy =
+            eager
+            ? "Register \(dependent.key.short) with registerOnMainActor and a scope other than eagerSingleton"
+            : "Make \(dependent.key.short) with registerOnMainActor instead of an async factory"
+        return RouteError(
+            .mainActorRequired, key: dependent.key.full, path: path.map(\.key.short) + [target.key.short],
+            reason:
+                "\(dependent.key.full) is built off the main actor (\(why)), but needs \(target.key.full), which is made on the main actor, so it can never be built.",
+            hint:
+                "\(remedy), or give it a Lazy or Provider of \(target.key.short) (declared as .lazy) and read that on the main actor."
+        )
     }
 }

@@ -27,6 +27,24 @@ extension Resolver {
         try preparation.callAssumingIsolated(root, &self)
     }
 
+    /// Runs a main-actor factory that takes a value made in this lookup (its runtime arguments, its
+    /// module configuration), or fails with ``RouteError/Code/mainActorRequired`` as
+    /// ``onMainActor(_:_:)`` does. The value is passed, not captured, so that it need not be `Sendable`:
+    /// it was made on this thread, in this lookup, and the factory runs here too.
+    mutating func onMainActor<Input, Destination>(
+        _ key: KeyDescription, passing input: Input,
+        _ factory: @MainActor @Sendable (Input, inout Resolver) throws -> Destination
+    ) throws -> Destination {
+        guard MainActorCheck.isIsolated(state) else {
+            throw RouteError.mainActorRequired(key, path: pathHere(key.short))
+        }
+        // Invariant: isolated to the main actor, checked just above; see `onMainActor(_:_:)`.
+        typealias Nonisolated = (Input, inout Resolver) throws -> Destination
+        return try withoutActuallyEscaping(factory) { factory in
+            try unsafeBitCast(factory, to: Nonisolated.self)(input, &self)
+        }
+    }
+
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).
     func redirected<Destination>(_ entry: Entry<Destination>) -> Entry<Destination> {
         tableRef.with { table in
