@@ -168,7 +168,7 @@ public struct Registration<Destination, Root>: Sendable {
         declaring dependency: RouteDependency? = nil,
         _ body: @escaping @MainActor @Sendable (Root, inout Resolver) throws -> Void
     ) throws -> Self {
-        let isolated = MainActorPreparation(body)
+        let isolated = MainActorFunction(body)
         return try change { spec in
             spec.isMainActor = true
             spec.injections.append(

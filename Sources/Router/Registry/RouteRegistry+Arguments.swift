@@ -85,12 +85,10 @@ extension RouteRegistry {
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
         // The arguments are passed to the main-actor factory, not captured: they need not be Sendable.
-        let onMainActor: @MainActor @Sendable ((First, (repeat each Argument)), inout Resolver) throws -> Destination =
-            {
-                given, resolver in
-                let (head, tail) = given
-                return try factory(&resolver, head, repeat each tail)
-            }
+        let onMainActor = MainActorFunction<(First, (repeat each Argument)), Destination> { given, resolver in
+            let (head, tail) = given
+            return try factory(&resolver, head, repeat each tail)
+        }
         let registration = try register(key, arguments: first, repeat (each Argument).self, file: file, line: line) {
             (resolver: inout Resolver, head: First, tail: repeat each Argument) in
             let given: (First, (repeat each Argument)) = (head, (repeat each tail))

@@ -88,9 +88,9 @@ extension RouteRegistry {
         factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
-        let isolated = MainActorFactory(factory)
+        let isolated = MainActorFunction<Void, Destination> { _, resolver in try factory(&resolver) }
         let registration = try register(key, file: file, line: line) { resolver in
-            try resolver.onMainActor(keyDescription, isolated)
+            try resolver.onMainActor(keyDescription, passing: (), isolated)
         }
         return try registration.change { $0.isMainActor = true }
     }
@@ -196,10 +196,11 @@ extension RouteRegistry {
         factory: @escaping @MainActor @Sendable (Config, inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
+        let isolated = MainActorFunction(factory)
         let registration = try register(key, configuration: configuration, file: file, line: line) {
             config, resolver in
             // The configuration is passed to the main-actor factory, not captured: it is not Sendable.
-            try resolver.onMainActor(keyDescription, passing: config, factory)
+            try resolver.onMainActor(keyDescription, passing: config, isolated)
         }
         return try registration.change { $0.isMainActor = true }
     }

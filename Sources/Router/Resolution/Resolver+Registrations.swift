@@ -9,40 +9,24 @@
 /// What particular kinds of registration need from a lookup: main-actor factories, implementation-typed
 /// preparations, and the registrations that serve a second key.
 extension Resolver {
-    /// Runs a main-actor factory, or fails with ``RouteError/Code/mainActorRequired`` when this lookup is
-    /// not isolated to the main actor.
-    mutating func onMainActor<Destination>(
-        _ key: KeyDescription, _ factory: MainActorFactory<Destination>
+    /// Runs a main-actor factory on `input` (nothing, its runtime arguments, or its module configuration),
+    /// or fails with ``RouteError/Code/mainActorRequired`` when this lookup is not isolated to the main
+    /// actor. The input is passed, not captured, so that it need not be `Sendable`: it was made on this
+    /// thread, in this lookup, and the factory runs here too.
+    mutating func onMainActor<Input, Destination>(
+        _ key: KeyDescription, passing input: Input, _ factory: MainActorFunction<Input, Destination>
     ) throws -> Destination {
         guard MainActorCheck.isIsolated(state) else {
             throw RouteError.mainActorRequired(key, path: pathHere(key.short))
         }
-        return try factory.callAssumingIsolated(&self)
+        return try factory.callAssumingIsolated(input, &self)
     }
 
     /// Runs a main-actor preparation on `root`, or fails when this lookup is not isolated to the main
     /// actor (``wrap(_:_:stage:)`` names the registration in a ``RouteError/Code/mainActorRequired``).
-    mutating func onMainActor<Root>(_ preparation: MainActorPreparation<Root>, _ root: Root) throws {
+    mutating func onMainActor<Root>(_ preparation: MainActorFunction<Root, Void>, _ root: Root) throws {
         guard MainActorCheck.isIsolated(state) else { throw NotOnMainActor() }
         try preparation.callAssumingIsolated(root, &self)
-    }
-
-    /// Runs a main-actor factory that takes a value made in this lookup (its runtime arguments, its
-    /// module configuration), or fails with ``RouteError/Code/mainActorRequired`` as
-    /// ``onMainActor(_:_:)`` does. The value is passed, not captured, so that it need not be `Sendable`:
-    /// it was made on this thread, in this lookup, and the factory runs here too.
-    mutating func onMainActor<Input, Destination>(
-        _ key: KeyDescription, passing input: Input,
-        _ factory: @MainActor @Sendable (Input, inout Resolver) throws -> Destination
-    ) throws -> Destination {
-        guard MainActorCheck.isIsolated(state) else {
-            throw RouteError.mainActorRequired(key, path: pathHere(key.short))
-        }
-        // Invariant: isolated to the main actor, checked just above; see `onMainActor(_:_:)`.
-        typealias Nonisolated = (Input, inout Resolver) throws -> Destination
-        return try withoutActuallyEscaping(factory) { factory in
-            try unsafeBitCast(factory, to: Nonisolated.self)(input, &self)
-        }
     }
 
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).
@@ -55,43 +39,27 @@ extension Resolver {
     }
 }
 
-/// A main-actor factory whose isolation was removed from its type once, at registration, so that a lookup
-/// calls it without a conversion per call (a `withoutActuallyEscaping` per lookup cost an allocation).
+/// A main-actor factory or preparation whose isolation was removed from its type once, at registration,
+/// so that a lookup calls it without a conversion per call (a `withoutActuallyEscaping` per lookup cost an
+/// allocation).
 ///
-/// Invariant: ``callAssumingIsolated(_:)`` is only called by ``Resolver/onMainActor(_:_:)``, after it
-/// checked that the lookup is isolated to the main actor (a lookup called from main-actor code runs on
-/// that code's thread, and synchronous code cannot leave its caller's isolation). Calling the factory then
-/// is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it traps instead of
-/// failing, and needs a `Sendable` result.
-struct MainActorFactory<Destination>: Sendable {
-    private let unchecked: @Sendable (inout Resolver) throws -> Destination
+/// Invariant: ``callAssumingIsolated(_:_:)`` is only called by the two `Resolver.onMainActor` methods,
+/// after they checked that the lookup is isolated to the main actor (a lookup called from main-actor code
+/// runs on that code's thread, and synchronous code cannot leave its caller's isolation). Calling the
+/// function then is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it
+/// traps instead of failing, and needs a `Sendable` result.
+struct MainActorFunction<Input, Output>: Sendable {
+    private let unchecked: @Sendable (Input, inout Resolver) throws -> Output
 
-    init(_ factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination) {
+    init(_ function: @escaping @MainActor @Sendable (Input, inout Resolver) throws -> Output) {
         // Isolation is not part of a function's ABI: the two function types have the same layout and
         // calling convention; only the compiler's isolation check is dropped (see the invariant above).
-        unchecked = unsafeBitCast(factory, to: (@Sendable (inout Resolver) throws -> Destination).self)
+        unchecked = unsafeBitCast(function, to: (@Sendable (Input, inout Resolver) throws -> Output).self)
     }
 
-    /// Calls the factory; the caller has checked the main actor's isolation.
-    func callAssumingIsolated(_ resolver: inout Resolver) throws -> Destination {
-        try unchecked(&resolver)
-    }
-}
-
-/// A main-actor preparation (``Registration/preparingOnMainActor(declaring:_:)``) with its isolation
-/// removed from its type once, at registration; the same invariant as ``MainActorFactory``: only
-/// ``Resolver/onMainActor(_:_:_:)`` calls it, after checking the lookup's isolation.
-struct MainActorPreparation<Root>: Sendable {
-    private let unchecked: @Sendable (Root, inout Resolver) throws -> Void
-
-    init(_ preparation: @escaping @MainActor @Sendable (Root, inout Resolver) throws -> Void) {
-        // Isolation is not part of a function's ABI (see MainActorFactory).
-        unchecked = unsafeBitCast(preparation, to: (@Sendable (Root, inout Resolver) throws -> Void).self)
-    }
-
-    /// Calls the preparation; the caller has checked the main actor's isolation.
-    func callAssumingIsolated(_ root: Root, _ resolver: inout Resolver) throws {
-        try unchecked(root, &resolver)
+    /// Calls the function; the caller has checked the main actor's isolation.
+    func callAssumingIsolated(_ input: Input, _ resolver: inout Resolver) throws -> Output {
+        try unchecked(input, &resolver)
     }
 }
 
