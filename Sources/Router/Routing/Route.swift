@@ -17,7 +17,7 @@
 /// routed route, or removing one that is not routed, is ``RouteError/Code/actionFailed``.
 ///
 /// A route to a narrower protocol can be shown by a presenter of a wider one with
-/// ``perform(on:as:preparation:onSuccess:onError:completion:)``:
+/// ``perform(on:as:preparation:onSuccess:onError:completion:isolation:)``:
 ///
 /// ```swift
 /// let route: Route<any CartScreen> = try registry.route(to: .cartScreen)
@@ -34,7 +34,8 @@ public final class Route<Destination> {
 
     private let registry: RouteRegistry
     private let key: String
-    private let make: (_ preparation: (Destination) throws -> Void) throws -> Destination
+    /// Makes the destination; `onMainActor` says whether the performing caller is isolated to the main actor.
+    private let make: (_ onMainActor: Bool, _ preparation: (Destination) throws -> Void) throws -> Destination
     private let hooks: (HookMoment, Destination) -> Void
     private weak var weakDestination: AnyObject?
     private var strongDestination: Destination?
@@ -43,7 +44,7 @@ public final class Route<Destination> {
 
     init(
         registry: RouteRegistry, key: String,
-        make: @escaping (_ preparation: (Destination) throws -> Void) throws -> Destination,
+        make: @escaping (_ onMainActor: Bool, _ preparation: (Destination) throws -> Void) throws -> Destination,
         hooks: @escaping (HookMoment, Destination) -> Void
     ) {
         self.registry = registry
@@ -58,7 +59,7 @@ public final class Route<Destination> {
         return weakDestination as? Destination
     }
 
-    /// Whether ``perform(presenter:preparation:onSuccess:onError:completion:)`` may be called now.
+    /// Whether ``perform(presenter:preparation:onSuccess:onError:completion:isolation:)`` may be called now.
     public var canPerform: Bool { state == .unrouted || state == .removed }
 
     /// Whether ``remove(preparation:onSuccess:onError:completion:)`` may be called now.
@@ -75,6 +76,8 @@ public final class Route<Destination> {
     ///   - onSuccess: Called with the destination once the route is performed.
     ///   - onError: Called with the error if the route fails.
     ///   - completion: Called last, with the destination or the error.
+    ///   - isolation: The caller's isolation; leave the default. Performed from main-actor code, the route
+    ///     may make a main-actor destination (``RouteRegistry/registerOnMainActor(_:file:line:factory:)``).
     /// - Returns: The destination (presentation may still be in progress).
     /// - Throws: ``RouteError``: ``RouteError/Code/overRoute``, ``RouteError/Code/actionFailed``,
     ///   ``RouteError/Code/routeCancelled``, or any error making the destination.
@@ -84,17 +87,19 @@ public final class Route<Destination> {
         preparation: (Destination) throws -> Void = { _ in },
         onSuccess: ((Destination) -> Void)? = nil,
         onError: ((RouteError) -> Void)? = nil,
-        completion: ((Result<Destination, RouteError>) -> Void)? = nil
+        completion: ((Result<Destination, RouteError>) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
         try perform(
             presentation: presenter.map { Self.presentation(on: $0, as: { $0 }) }, preparation: preparation,
-            handlers: Handlers(onSuccess: onSuccess, onError: onError, completion: completion))
+            handlers: Handlers(onSuccess: onSuccess, onError: onError, completion: completion),
+            onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
     /// Performs the route on a presenter of a wider destination type: `widen` turns this route's destination
     /// into what the presenter shows, typically `{ $0 }` from a screen protocol to the protocol it refines.
     ///
-    /// The route otherwise behaves as ``perform(presenter:preparation:onSuccess:onError:completion:)``;
+    /// The route otherwise behaves as ``perform(presenter:preparation:onSuccess:onError:completion:isolation:)``;
     /// ``remove(preparation:onSuccess:onError:completion:)`` later hides the widened destination through
     /// the same presenter.
     /// - Parameters:
@@ -104,6 +109,8 @@ public final class Route<Destination> {
     ///   - onSuccess: Called with the destination once the route is performed.
     ///   - onError: Called with the error if the route fails.
     ///   - completion: Called last, with the destination or the error.
+    ///   - isolation: The caller's isolation; leave the default. Performed from main-actor code, the route
+    ///     may make a main-actor destination.
     /// - Returns: The destination (presentation may still be in progress).
     /// - Throws: ``RouteError``: ``RouteError/Code/overRoute``, ``RouteError/Code/actionFailed``,
     ///   ``RouteError/Code/routeCancelled``, or any error making the destination.
@@ -114,15 +121,18 @@ public final class Route<Destination> {
         preparation: (Destination) throws -> Void = { _ in },
         onSuccess: ((Destination) -> Void)? = nil,
         onError: ((RouteError) -> Void)? = nil,
-        completion: ((Result<Destination, RouteError>) -> Void)? = nil
+        completion: ((Result<Destination, RouteError>) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
         try perform(
             presentation: Self.presentation(on: presenter, as: widen), preparation: preparation,
-            handlers: Handlers(onSuccess: onSuccess, onError: onError, completion: completion))
+            handlers: Handlers(onSuccess: onSuccess, onError: onError, completion: completion),
+            onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
     private func perform(
-        presentation: Presentation?, preparation: (Destination) throws -> Void, handlers: Handlers
+        presentation: Presentation?, preparation: (Destination) throws -> Void, handlers: Handlers,
+        onMainActor: Bool
     ) throws -> Destination {
         var handlers = handlers
         let context = RouteContext(action: .perform, key: key)
@@ -141,7 +151,7 @@ public final class Route<Destination> {
             }
             state = .routing
             do {
-                made = try make(preparation)
+                made = try make(onMainActor, preparation)
             } catch {
                 state = .unrouted
                 throw error
@@ -379,8 +389,8 @@ extension RouteRegistry {
         let entry = try lookup(reporting: false) { resolver in try resolver.entry(for: key) }
         return Route(
             registry: self, key: key.keyDescription.full,
-            make: { [self] preparation in
-                try lookup(reporting: false) { resolver in
+            make: { [self] onMainActor, preparation in
+                try lookup(reporting: false, onMainActor: onMainActor) { resolver in
                     try resolver.build(entry, input: nil, preparation: preparation)
                 }
             },
@@ -400,8 +410,9 @@ extension RouteRegistry {
         let entry = try lookup(reporting: false) { resolver in try resolver.moduleEntry(for: key) }
         return Route(
             registry: self, key: key.keyDescription.full,
-            make: { [self] preparation in
-                try makeConfigured(key, configuring: configuring, preparation: preparation, reporting: false)
+            make: { [self] onMainActor, preparation in
+                try makeConfigured(
+                    key, configuring: configuring, preparation: preparation, reporting: false, onMainActor: onMainActor)
             },
             hooks: { moment, destination in entry.hooks.fire(moment, destination) })
     }

@@ -4,7 +4,10 @@ struct PathRoute: Sendable {
     let target: KeyDescription
     let targetID: KeyID
     let owner: String
-    let make: @Sendable (RouteRegistry, PathParameters, _ preparation: (Any) throws -> Void) throws -> Any
+    /// Makes the destination; `onMainActor` says whether the caller is isolated to the main actor.
+    let make:
+        @Sendable (RouteRegistry, PathParameters, _ onMainActor: Bool, _ preparation: (Any) throws -> Void) throws
+            -> Any
     /// Fires the target registration's hooks, looked up in the registry that routes the path.
     let hook: @Sendable (RouteRegistry, HookMoment, Any) -> Void
 }
@@ -35,8 +38,8 @@ extension RouteRegistry {
         try addPath { owner in
             PathRoute(
                 pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
-                make: { registry, parameters, preparing in
-                    try registry.lookup(reporting: false) { resolver in
+                make: { registry, parameters, onMainActor, preparing in
+                    try registry.lookup(reporting: false, onMainActor: onMainActor) { resolver in
                         try resolver.build(try resolver.entry(for: key), input: nil) { destination in
                             try preparation(destination, parameters)
                             try preparing(destination)
@@ -75,10 +78,11 @@ extension RouteRegistry {
         try addPath { owner in
             PathRoute(
                 pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
-                make: { registry, parameters, preparing in
+                make: { registry, parameters, onMainActor, preparing in
                     try registry.makeConfigured(
                         key, configuring: { config in try configuring(config, parameters) },
-                        preparation: { destination in try preparing(destination) }, reporting: false)
+                        preparation: { destination in try preparing(destination) }, reporting: false,
+                        onMainActor: onMainActor)
                 },
                 hook: { registry, moment, value in
                     guard let destination = value as? Destination, let table = try? registry.table(),
@@ -93,16 +97,19 @@ extension RouteRegistry {
     /// - Parameters:
     ///   - path: The path, e.g. `"books/3?tab=reviews"`.
     ///   - type: The type the destination must have.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
     /// - Returns: The destination.
     /// - Throws: ``RouteError``: ``RouteError/Code/unknownPath`` listing the patterns,
     ///   ``RouteError/Code/invalidPath`` naming the pattern whose parameter is missing or malformed,
     ///   ``RouteError/Code/destinationTypeMismatch``, or any error making the destination.
     public func makeDestination<Destination>(
-        path: String, as type: Destination.Type = Destination.self
+        path: String, as type: Destination.Type = Destination.self, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
         do {
             let (route, parameters) = try matchPath(path)
-            return try cast(route.make(self, parameters) { _ in }, path: path, route: route)
+            let made = try route.make(self, parameters, MainActorCheck.isMainActor(isolation)) { _ in }
+            return try cast(made, path: path, route: route)
         } catch {
             throw report(error)
         }
@@ -120,8 +127,8 @@ extension RouteRegistry {
         let (route, parameters) = try matchPath(path)
         return Route(
             registry: self, key: "\"\(path)\"",
-            make: { [self] preparation in
-                let made = try route.make(self, parameters) { value in
+            make: { [self] onMainActor, preparation in
+                let made = try route.make(self, parameters, onMainActor) { value in
                     if let typed = value as? Destination { try preparation(typed) }
                 }
                 return try cast(made, path: path, route: route)
