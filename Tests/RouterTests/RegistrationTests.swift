@@ -144,6 +144,26 @@ struct RegistrationTests {
         #expect(made.value == 1)
     }
 
+    @Test func aKeyNamedTwiceOrTheRegistrationsOwnKeyIsServedOnce() throws {
+        let made = Counter()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }
+            try registry.register(.car) { r in
+                made.increment()
+                return CarImpl(engine: try r.resolve(.engine))
+            }
+            .scope(.singleton)
+            .also(.motorised)
+            .also(.motorised)
+            .also(.car)
+        }
+        let vehicle = try registry.makeDestination(to: .motorised)
+        #expect(try registry.makeDestination(to: .car) === vehicle)
+        #expect(try registry.makeDestinations(to: .motorised).count == 1)
+        #expect(try registry.makeDestinations(to: .car).count == 1)
+        #expect(made.value == 1)
+    }
+
     @Test func aSecondKeyTheDestinationDoesNotServeIsATypedErrorNamingBoth() throws {
         let registry = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8() }.also(.towing)

@@ -142,7 +142,13 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     override func alsoEntries() -> [AnyEntry] {
         guard let extras, !extras.alsoKeys.isEmpty else { return [] }
         var made: [AnyEntry] = []
-        for also in extras.alsoKeys { made.append(also.make(self)) }
+        // A key named twice, or the registration's own key, is served once: filing it again would make a
+        // single lookup of it ambiguous between two registrations that are one.
+        var served = [id]
+        for also in extras.alsoKeys where !served.contains(also.id) {
+            served.append(also.id)
+            made.append(also.make(self))
+        }
         return made
     }
 

@@ -212,7 +212,7 @@ public struct Registration<Destination, Root>: Sendable {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
     public func also<Other>(_ key: RoutableService<Other>) throws -> Self {
-        let also = AlsoKey<Destination>(key: key.keyDescription) { primary in
+        let also = AlsoKey<Destination>(id: key.id, key: key.keyDescription) { primary in
             primary.serving(key)
         }
         return try change { $0.alsoKeys.append(also) }

@@ -58,6 +58,7 @@ struct RegistrationSite: Sendable, CustomStringConvertible {
 /// Another key a registration serves (``Registration/also(_:)``): makes, at sealing, the registration
 /// filed under that key, which builds through the original one.
 struct AlsoKey<Destination>: Sendable {
+    let id: KeyID
     let key: KeyDescription
     let make: @Sendable (_ primary: Entry<Destination>) -> AnyEntry
 }
