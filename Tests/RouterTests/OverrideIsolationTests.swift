@@ -50,4 +50,23 @@ struct OverrideIsolationTests {
         #expect(try child.makeDestination(to: .car).engine.horsepower == 400)
         #expect(try child.makeDestination(to: .engine).horsepower == 400)
     }
+
+    @Test func underAParentsOverrideAChildsSharedRegistrationIsOneInstanceThroughEitherKey() throws {
+        let parent = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8(horsepower: 400) }
+        }
+        let child = try sealedRegistry(parent: parent) { registry in
+            try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }.scope(.singleton)
+                .also(.motorised)
+        }
+        let same = try parent.withOverrides { overrides in
+            try overrides.register(.engine) { _ in V8(horsepower: 1) }
+        } operation: { () throws -> Bool in
+            try child.makeDestination(to: .motorised) === child.makeDestination(to: .car)
+        }
+        #expect(same)
+        // Nothing made under the override outlives it, through either key.
+        #expect(try child.makeDestination(to: .car).engine.horsepower == 400)
+        #expect(try child.makeDestination(to: .motorised) === child.makeDestination(to: .car))
+    }
 }

@@ -126,12 +126,18 @@ final class OverrideLayer: Sendable {
     func view(of child: RouteRegistry, table: SealedTable, over layer: SealedTable) -> SealedTable {
         views.withLock { views in
             if let made = views[ObjectIdentifier(child)] { return made }
-            let entries = table.entries.map { entry in
-                entry.scope.isShared && !entry.hasSharedInstance ? entry.freshCopy() : entry
+            // The registrations serving another key (`also`) build the original registration; `redirect` sends
+            // them to its copy, so that both keys reach the one instance made under the overrides.
+            var redirect: [ObjectIdentifier: AnyEntry] = [:]
+            let entries = table.entries.map { entry -> AnyEntry in
+                guard entry.scope.isShared && !entry.hasSharedInstance else { return entry }
+                let copy = entry.freshCopy()
+                redirect[ObjectIdentifier(entry)] = copy
+                return copy
             }
             let made = SealedTable(
                 entries: entries, parent: layer, maxDepth: table.maxDepth, tracer: table.tracer, paths: table.paths,
-                layer: self)
+                redirect: redirect, layer: self)
             if isActive { views[ObjectIdentifier(child)] = made }
             return made
         }
