@@ -55,6 +55,18 @@ struct MainActorValidationTests {
             } == [eagerNeedsTheView])
     }
 
+    @Test func aMainActorEagerSingletonIsAProblemOnEveryPlatform() throws {
+        let registry = RouteRegistry()
+        try registry.registerOnMainActor(.profileView) { _ in ProfileViewImpl(title: "Profile") }
+            .scope(.eagerSingleton)
+        #expect(
+            try registry.validate().problems.map(\.description) == [
+                "RoutableService<ProfileView> is made on the main actor, but is an eager singleton, which sealing builds off the main actor. Hint: Use .scope(.singleton): it is built once, by the first lookup, which main-actor code makes synchronously."
+            ])
+        let error = #expect(throws: RouteError.self) { try registry.seal() }
+        #expect(error?.code == .validationFailed)
+    }
+
     @Test func anAutoWiredEagerSingletonNeedingAMainActorKeyIsAProblem() throws {
         #expect(
             try problems { registry in

@@ -17,6 +17,7 @@ struct Validator {
             problems += captiveDependencies()
             if table.hasMainActorRegistrations { problems += mainActorNeedsOffTheMainActor() }
         }
+        if features.mainActor && features.eagerSingletons { problems += eagerMainActorSingletons() }
         problems += missingModules()
         if features.otherScopes { problems += unsupportedAsyncScopes() }
         if features.exclusive { problems += exclusiveViolations() }
@@ -212,6 +213,12 @@ struct Validator {
         return problems
     }
 
+    /// Main-actor registrations that are eager singletons: sealing would build them off the main actor (it
+    /// is reported on every platform, so that an app does not seal on Apple's main thread and fail on Linux).
+    private func eagerMainActorSingletons() -> [RouteError] {
+        table.entries.filter { $0.isMainActor && $0.scope.kind == .eagerSingleton }.map(RouteError.eagerOnTheMainActor)
+    }
+
     /// A registration that is always built off the main actor (an eager singleton, built while sealing; an
     /// async factory, which runs on the concurrent executor) and that needs a main-actor registration built
     /// with it, directly or through registrations built in the same lookup: that lookup can never succeed.
@@ -346,6 +353,17 @@ struct Validator {
 }
 
 extension RouteError {
+    /// `entry`, made on the main actor, registered as an eager singleton, which sealing builds.
+    fileprivate static func eagerOnTheMainActor(_ entry: AnyEntry) -> RouteError {
+        RouteError(
+            .mainActorRequired, key: entry.key.full, path: [entry.key.short],
+            reason:
+                "\(entry.key.full) is made on the main actor, but is an eager singleton, which sealing builds off the main actor.",
+            hint:
+                "Use .scope(.singleton): it is built once, by the first lookup, which main-actor code makes synchronously."
+        )
+    }
+
     /// `dependent`, always built off the main actor, needs `target`, made on the main actor, built with it;
     /// `path` leads from `dependent` to the registration that needs `target`, and the message shows it.
     fileprivate static func builtOffTheMainActor(
