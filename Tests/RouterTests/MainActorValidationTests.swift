@@ -43,9 +43,6 @@ private func problems(_ body: (RouteRegistry) throws -> Void) throws -> [String]
 
 private let eagerNeedsTheView =
     "RoutableService<Presenter> is built off the main actor (an eager singleton, built while sealing), but needs RoutableService<ProfileView>, which is made on the main actor, so it can never be built (resolving Presenter → ProfileView). Hint: Register Presenter with registerOnMainActor and a scope other than eagerSingleton, or give it a Lazy or Provider of ProfileView (declared as .lazy) and read that on the main actor."
-private let asyncNeedsTheView =
-    "RoutableService<Presenter> is built off the main actor (it has an async factory), but needs RoutableService<ProfileView>, which is made on the main actor, so it can never be built (resolving Presenter → ProfileView). Hint: Make Presenter with registerOnMainActor instead of an async factory, or give it a Lazy or Provider of ProfileView (declared as .lazy) and read that on the main actor."
-
 struct MainActorValidationTests {
     @Test func anEagerSingletonDeclaringAMainActorDependencyIsAProblemNamingBoth() throws {
         #expect(
@@ -74,15 +71,14 @@ struct MainActorValidationTests {
             } == [eagerNeedsTheView])
     }
 
-    @Test func anAsyncFactoryNeedingAMainActorKeyByInitializerOrPropertyIsAProblem() throws {
+    @Test func anAsyncFactoryNeedingAMainActorKeyIsNoProblem() throws {
+        // It runs on its lookup's executor: the main actor, when main-actor code makes the lookup.
         #expect(
             try problems { registry in
                 try registry.registerAsync(.presenter) { _ in PresenterImpl() }.dependencies(.initializer(.profileView))
-            } == [asyncNeedsTheView])
-        #expect(
-            try problems { registry in
-                try registry.registerAsync(.presenter) { _ in PresenterImpl() }.injecting(\.view, .profileView)
-            } == [asyncNeedsTheView])
+                try registry.registerAsync(.presenter.named("injected")) { _ in PresenterImpl() }
+                    .injecting(\.view, .profileView)
+            } == [])
     }
 
     @Test func aManyEdgeReachingMainActorRegistrationsIsOneProblem() throws {
@@ -94,14 +90,14 @@ struct MainActorValidationTests {
         #expect(found == [eagerNeedsTheView])
     }
 
-    @Test func aNeedThroughTransientRegistrationsIsAProblemThatShowsThePath() throws {
+    @Test func aNeedThroughOtherRegistrationsIsAProblemThatShowsThePath() throws {
         #expect(
             try problems { registry in
                 try registry.register(.presenter, initializer: PresenterImpl.init(view:))
-                try registry.registerAsync(.coordinator) { r in CoordinatorImpl(presenter: try r.resolve(.presenter)) }
-                    .dependencies(.initializer(.presenter))
+                try registry.register(.coordinator) { r in CoordinatorImpl(presenter: try r.resolve(.presenter)) }
+                    .scope(.eagerSingleton).dependencies(.initializer(.presenter))
             } == [
-                "RoutableService<Coordinator> is built off the main actor (it has an async factory), but needs RoutableService<ProfileView>, which is made on the main actor, so it can never be built (resolving Coordinator → Presenter → ProfileView). Hint: Make Coordinator with registerOnMainActor instead of an async factory, or give it a Lazy or Provider of ProfileView (declared as .lazy) and read that on the main actor."
+                "RoutableService<Coordinator> is built off the main actor (an eager singleton, built while sealing), but needs RoutableService<ProfileView>, which is made on the main actor, so it can never be built (resolving Coordinator → Presenter → ProfileView). Hint: Register Coordinator with registerOnMainActor and a scope other than eagerSingleton, or give it a Lazy or Provider of ProfileView (declared as .lazy) and read that on the main actor."
             ])
     }
 

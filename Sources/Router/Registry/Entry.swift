@@ -14,7 +14,9 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// `AnyEntry.options`).
     private let extras: Extras?
     /// The async factory, for keys registered with `registerAsync`; `factory` then throws `asyncOnly`.
-    var asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)? { extras?.asyncFactory }
+    var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)? {
+        extras?.asyncFactory
+    }
     var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? { extras?.makeConfiguration }
     var configurationMetatype: Any.Type? { extras?.configurationMetatype }
     var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
@@ -31,7 +33,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     private final class Extras: @unchecked Sendable {
         // @unchecked: every stored property is a `let`; the closures are `@Sendable` and the cell
         // synchronises itself.
-        let asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?
+        let asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
         let makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
         let configurationMetatype: Any.Type?
         /// Set only when the injections declare dependencies of their own.

@@ -20,7 +20,7 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     var configurationConforms: (@Sendable () -> Bool)?
     var argumentTypes: Any.Type?
     var adapterTarget: KeyDescription?
-    var asyncFactory: (@Sendable (inout Resolver) async throws -> Destination)?
+    var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
     var isMainActor = false
     var alsoKeys: [AlsoKey<Destination>] = []
 

@@ -219,21 +219,19 @@ struct Validator {
         table.entries.filter { $0.isMainActor && $0.scope.kind == .eagerSingleton }.map(RouteError.eagerOnTheMainActor)
     }
 
-    /// A registration that is always built off the main actor (an eager singleton, built while sealing; an
-    /// async factory, which runs on the concurrent executor) and that needs a main-actor registration built
-    /// with it, directly or through registrations built in the same lookup: that lookup can never succeed.
+    /// An eager singleton (built while sealing, off the main actor) that needs a main-actor registration
+    /// built with it, directly or through registrations built in the same lookup: that lookup can never
+    /// succeed. (An async factory is no such registration: it runs on its lookup's executor, which is the
+    /// main actor when main-actor code makes the lookup.)
     ///
     /// A need is an initializer, property or many edge; a lazy edge is not one (its `Lazy` or `Provider` can
-    /// be read on the main actor later). The walk goes on through registrations that are built anew with
-    /// the dependent: any that is not main-actor for an eager singleton (nothing is built before sealing),
-    /// only transient and graph-scoped ones for an async factory (a shared instance may have been made on
-    /// the main actor already). It uses an explicit stack, so a declared chain of any length is checked
-    /// without deep recursion.
+    /// be read on the main actor later). The walk goes on through every registration that is not main-actor
+    /// (nothing is built before sealing), with an explicit stack, so a declared chain of any length is
+    /// checked without deep recursion.
     private func mainActorNeedsOffTheMainActor() -> [RouteError] {
         var problems: [RouteError] = []
         for dependent in table.entries where !dependent.isMainActor && !dependent.dependencies.isEmpty {
-            let isEager = dependent.scope.kind == .eagerSingleton
-            guard isEager || dependent.isAsync else { continue }
+            guard dependent.scope.kind == .eagerSingleton else { continue }
             var reported: Set<String> = []
             var visited: Set<ObjectIdentifier> = [ObjectIdentifier(dependent)]
             // Each registration still to look at, with the path that reached it from `dependent`.
@@ -243,8 +241,8 @@ struct Validator {
                 where visited.insert(ObjectIdentifier(target)).inserted {
                     if target.isMainActor {
                         guard reported.insert(target.key.full).inserted else { continue }
-                        problems.append(.builtOffTheMainActor(dependent, eager: isEager, needs: target, path: path))
-                    } else if isEager || target.scope.kind == .transient || target.scope.kind == .graph {
+                        problems.append(.builtOffTheMainActor(dependent, needs: target, path: path))
+                    } else {
                         stack.append((target, path + [target]))
                     }
                 }
@@ -364,22 +362,17 @@ extension RouteError {
         )
     }
 
-    /// `dependent`, always built off the main actor, needs `target`, made on the main actor, built with it;
-    /// `path` leads from `dependent` to the registration that needs `target`, and the message shows it.
+    /// `dependent`, an eager singleton, needs `target`, made on the main actor, built with it; `path` leads
+    /// from `dependent` to the registration that needs `target`, and the message shows it.
     fileprivate static func builtOffTheMainActor(
-        _ dependent: AnyEntry, eager: Bool, needs target: AnyEntry, path: [AnyEntry]
+        _ dependent: AnyEntry, needs target: AnyEntry, path: [AnyEntry]
     ) -> RouteError {
-        let why = eager ? "an eager singleton, built while sealing" : "it has an async factory"
-        let remedy =
-            eager
-            ? "Register \(dependent.key.short) with registerOnMainActor and a scope other than eagerSingleton"
-            : "Make \(dependent.key.short) with registerOnMainActor instead of an async factory"
-        return RouteError(
+        RouteError(
             .mainActorRequired, key: dependent.key.full, path: path.map(\.key.short) + [target.key.short],
             reason:
-                "\(dependent.key.full) is built off the main actor (\(why)), but needs \(target.key.full), which is made on the main actor, so it can never be built.",
+                "\(dependent.key.full) is built off the main actor (an eager singleton, built while sealing), but needs \(target.key.full), which is made on the main actor, so it can never be built.",
             hint:
-                "\(remedy), or give it a Lazy or Provider of \(target.key.short) (declared as .lazy) and read that on the main actor."
+                "Register \(dependent.key.short) with registerOnMainActor and a scope other than eagerSingleton, or give it a Lazy or Provider of \(target.key.short) (declared as .lazy) and read that on the main actor."
         )
     }
 }

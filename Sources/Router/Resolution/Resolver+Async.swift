@@ -5,13 +5,17 @@ extension Resolver {
     /// - Parameter key: The key to resolve.
     /// - Returns: The destination.
     /// - Throws: ``RouteError``, as ``resolve(_:)-(RoutableService<Destination>)``.
-    public mutating func resolveAsync<Destination>(_ key: RoutableService<Destination>) async throws -> Destination {
+    public nonisolated(nonsending) mutating func resolveAsync<Destination>(_ key: RoutableService<Destination>)
+        async throws -> Destination
+    {
         try await buildAsync(entry(for: key))
     }
 
     /// Builds `entry` in an async lookup: an async factory with `await`; a plain one exactly as a
     /// synchronous lookup would, as a synchronous segment of this lookup.
-    mutating func buildAsync<Destination>(_ entry: Entry<Destination>) async throws -> Destination {
+    nonisolated(nonsending) mutating func buildAsync<Destination>(_ entry: Entry<Destination>) async throws
+        -> Destination
+    {
         guard let asyncFactory = entry.asyncFactory else {
             return try synchronously { resolver in try resolver.build(entry) }
         }
@@ -47,8 +51,9 @@ extension Resolver {
     }
 
     /// As `construct`, with an async factory.
-    mutating func constructAsync<Destination>(
-        _ entry: Entry<Destination>, _ factory: @Sendable (inout Resolver) async throws -> Destination
+    nonisolated(nonsending) mutating func constructAsync<Destination>(
+        _ entry: Entry<Destination>,
+        _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
     ) async throws -> Destination {
         // A heap frame: a pointer to a stack local cannot live across a suspension.
         let frame = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
@@ -60,6 +65,8 @@ extension Resolver {
             frame.deallocate()
         }
         let made: Destination
+        // Nonsending, as the whole async lookup: the factory runs on the lookup's executor between its
+        // awaits, so what it looks up synchronously is on the main actor exactly when the lookup is.
         do {
             made = try await factory(&self)
         } catch {
@@ -85,6 +92,8 @@ extension RouteRegistry {
     /// ```
     ///
     /// Look such a key up with `makeDestinationAsync(to:)` or `resolveAsync(_:)`; a synchronous lookup fails with ``RouteError/Code/asyncOnly``.
+    /// The factory is `nonisolated(nonsending)`: between its awaits it runs on its lookup's executor, so a
+    /// lookup made from main-actor code may look main-actor keys up in it.
     /// Async factories support the transient, graph and singleton scopes; a singleton is built once even
     /// when many tasks ask at the same time. Preparations stay synchronous.
     /// - Parameters:
@@ -98,7 +107,7 @@ extension RouteRegistry {
     @discardableResult
     public func registerAsync<Destination>(
         _ key: RoutableService<Destination>, file: StaticString = #fileID, line: UInt = #line,
-        factory: @escaping @Sendable (inout Resolver) async throws -> Destination
+        factory: nonisolated(nonsending) @escaping @Sendable (inout Resolver) async throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
         var spec = RegistrationSpec<Destination> { resolver in
@@ -112,10 +121,13 @@ extension RouteRegistry {
     /// plain factories work with it too. (It has its own name so that `makeDestination(to:)` stays
     /// synchronous in async code.)
     ///
+    /// The lookup runs on the caller's executor (the method is `nonisolated(nonsending)`): called from
+    /// main-actor code it may make main-actor destinations, there; called from elsewhere, such a key fails
+    /// with ``RouteError/Code/mainActorRequired``.
     /// - Parameter key: The key.
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``, as the synchronous form.
-    public func makeDestinationAsync<Destination>(
+    public nonisolated(nonsending) func makeDestinationAsync<Destination>(
         to key: RoutableService<Destination>
     ) async throws -> Destination {
         let table: SealedTable
@@ -128,6 +140,9 @@ extension RouteRegistry {
         // alive by this frame until the lookup ends.
         let state = LookupState(
             tableRef: Borrowed(table), stackLimit: ThreadContext.current.stackLimit, isAsync: true)
+        // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
+        // awaits, so called from main-actor code it may make main-actor destinations there.
+        state.onMainActor = MainActorCheck.isMainActor(#isolation)
         var resolver = Resolver(state: state)
         defer { withExtendedLifetime((table, state)) {} }
         do {

@@ -28,7 +28,7 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
     /// - Returns: The shared instance.
     /// - Throws: What `make` throws, or ``RouteError/Code/circularDependency`` when waiting would close a
     ///   cycle of waits.
-    func getOrCreate(
+    nonisolated(nonsending) func getOrCreate(
         by transaction: CreationTransaction, entry: AnyEntry, path: [String], _ make: () async throws -> Value
     ) async throws -> Value {
         while true {
@@ -75,7 +75,7 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
         }
     }
 
-    private func build(_ make: () async throws -> Value) async throws -> Value {
+    private nonisolated(nonsending) func build(_ make: () async throws -> Value) async throws -> Value {
         do {
             let made = try await make()
             let waiters = state.withLock { phase -> [CheckedContinuation<Void, Never>] in

@@ -1,0 +1,90 @@
+import Router
+import Testing
+
+// Async lookups run on the caller's executor: from main-actor code they may make main-actor screens, also
+// from inside an async factory between its awaits; from elsewhere, the same lookups are a typed error.
+
+protocol SearchScreen: AnyObject {
+    var results: [String] { get }
+}
+extension RoutableService<any SearchScreen> {
+    nonisolated static var searchScreen: Self { .init() }
+}
+final class SearchViewModel: SearchScreen {
+    let results: [String]
+    init(results: [String]) { self.results = results }
+}
+
+nonisolated protocol SearchIndex: Sendable {
+    func query(_ text: String) async -> [String]
+}
+extension RoutableService<any SearchIndex> {
+    nonisolated static var searchIndex: Self { .init() }
+}
+nonisolated struct BookIndex: SearchIndex {
+    func query(_ text: String) async -> [String] { ["\(text) 1", "\(text) 2"] }
+}
+
+/// A page an async factory makes: it awaits the index, then looks the main-actor screen up synchronously.
+nonisolated protocol SearchPage: AnyObject {
+    var screen: any SearchScreen { get }
+    var found: [String] { get }
+}
+extension RoutableService<any SearchPage> {
+    nonisolated static var searchPage: Self { .init() }
+}
+nonisolated final class SearchPageModel: SearchPage {
+    let screen: any SearchScreen
+    let found: [String]
+    init(screen: any SearchScreen, found: [String]) {
+        self.screen = screen
+        self.found = found
+    }
+}
+
+func searchRegistry() throws -> RouteRegistry {
+    let registry = RouteRegistry()
+    try registry.register(.searchIndex) { _ in BookIndex() }
+    try registry.registerOnMainActor(.searchScreen) { _ in SearchViewModel(results: ["Dune"]) }
+    try registry.registerAsync(.searchPage) { r in
+        let found = await (try r.resolve(.searchIndex)).query("Dune")
+        // Between awaits the factory runs where the lookup runs: on the main actor, when called from there.
+        return SearchPageModel(screen: try r.resolve(.searchScreen), found: found)
+    }
+    try registry.seal()
+    return registry
+}
+
+struct MainActorAsyncLookupTests {
+    @Test func anAsyncLookupFromTheMainActorMakesAMainActorScreen() async throws {
+        let screen = try await searchRegistry().makeDestinationAsync(to: .searchScreen)
+        #expect(screen.results == ["Dune"])
+    }
+
+    @Test func anAsyncFactoryLookedUpFromTheMainActorMayMakeMainActorDependencies() async throws {
+        let page = try await searchRegistry().makeDestinationAsync(to: .searchPage)
+        #expect(page.found == ["Dune 1", "Dune 2"])
+        #expect(page.screen.results == ["Dune"])
+    }
+
+    @Test func theSameAsyncLookupsFromElsewhereAreATypedError() async throws {
+        let registry = try searchRegistry()
+        let codes = await Task.detached { () -> [RouteError.Code?] in
+            var codes: [RouteError.Code?] = []
+            for lookUp in [0, 1] {
+                do {
+                    if lookUp == 0 {
+                        _ = try await registry.makeDestinationAsync(to: .searchScreen)
+                    } else {
+                        _ = try await registry.makeDestinationAsync(to: .searchPage)
+                    }
+                    codes.append(nil)
+                } catch {
+                    codes.append((error as? RouteError)?.code)
+                }
+            }
+            return codes
+        }.value
+        #expect(codes == [.mainActorRequired, .mainActorRequired])
+    }
+}
