@@ -127,17 +127,24 @@ struct RegistrationTests {
         )
     }
 
+    /// A registry whose car singleton counts its builds in `made` and serves the other keys `serving` adds.
+    private func carRegistry(
+        counting made: Counter, serving: (Registration<any Car, any Car>) throws -> Void
+    ) throws -> RouteRegistry {
+        try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }
+            try serving(
+                try registry.register(.car) { r in
+                    made.increment()
+                    return CarImpl(engine: try r.resolve(.engine))
+                }
+                .scope(.singleton))
+        }
+    }
+
     @Test func oneRegistrationUnderSeveralKeysHasOneFactoryAndOneSharedInstance() throws {
         let made = Counter()
-        let registry = try sealedRegistry { registry in
-            try registry.register(.engine) { _ in V8() }
-            try registry.register(.car) { r in
-                made.increment()
-                return CarImpl(engine: try r.resolve(.engine))
-            }
-            .scope(.singleton)
-            .also(.motorised)
-        }
+        let registry = try carRegistry(counting: made) { try $0.also(.motorised) }
         let vehicle = try registry.makeDestination(to: .motorised)
         let car = try registry.makeDestination(to: .car)
         #expect(vehicle === car)
@@ -146,17 +153,7 @@ struct RegistrationTests {
 
     @Test func aKeyNamedTwiceOrTheRegistrationsOwnKeyIsServedOnce() throws {
         let made = Counter()
-        let registry = try sealedRegistry { registry in
-            try registry.register(.engine) { _ in V8() }
-            try registry.register(.car) { r in
-                made.increment()
-                return CarImpl(engine: try r.resolve(.engine))
-            }
-            .scope(.singleton)
-            .also(.motorised)
-            .also(.motorised)
-            .also(.car)
-        }
+        let registry = try carRegistry(counting: made) { try $0.also(.motorised).also(.motorised).also(.car) }
         let vehicle = try registry.makeDestination(to: .motorised)
         #expect(try registry.makeDestination(to: .car) === vehicle)
         #expect(try registry.makeDestinations(to: .motorised).count == 1)
