@@ -17,7 +17,7 @@ final class LookupState {
     /// Whether a trace handler was installed when the lookup started (and no handler is running).
     @exclusivity(unchecked) @usableFromInline var tracing: Bool
     /// Below this stack address a nested build fails with `resolutionTooDeep` (see ``ThreadContext``).
-    @exclusivity(unchecked) @usableFromInline var stackLimit: UInt
+    @exclusivity(unchecked) @usableFromInline var stackRange: StackRange
     /// The graph, once the lookup needs one; owned (+1) by the state. Borrowed, so that reading it on the
     /// hot path writes no reference count.
     @exclusivity(unchecked) @usableFromInline var graphRef: Borrowed<ResolutionGraph>?
@@ -75,11 +75,11 @@ final class LookupState {
     @exclusivity(unchecked) var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
     /// Whether this state belongs to an async lookup (which publishes shared instances at once and never
     /// holds them across a suspension).
-    let isAsync: Bool
+    @usableFromInline let isAsync: Bool
 
-    init(tableRef: Borrowed<SealedTable>, stackLimit: UInt, isAsync: Bool = false) {
+    init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool = false) {
         self.tableRef = tableRef
-        self.stackLimit = stackLimit
+        self.stackRange = stackRange
         self.isAsync = isAsync
         (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
     }
@@ -90,9 +90,9 @@ final class LookupState {
     }
 
     /// Prepares a reused state for a new lookup of `table`.
-    func restart(tableRef: Borrowed<SealedTable>, stackLimit: UInt, tracing: Bool) {
+    func restart(tableRef: Borrowed<SealedTable>, stackRange: StackRange, tracing: Bool) {
         self.tableRef = tableRef
-        self.stackLimit = stackLimit
+        self.stackRange = stackRange
         self.tracing = tracing
         maxDepth = tableRef.with { $0.maxDepth }
     }

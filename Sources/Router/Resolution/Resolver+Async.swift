@@ -44,7 +44,7 @@ extension Resolver {
     mutating func synchronously<Result>(_ body: (inout Resolver) throws -> Result) throws -> Result {
         let context = ThreadContext.current
         let outer = context.running
-        state.stackLimit = context.stackLimit
+        state.stackRange = context.stackRange
         context.running = Borrowed(state)
         defer { context.running = outer }
         return try body(&self)
@@ -139,7 +139,7 @@ extension RouteRegistry {
         // An async lookup's state is its own (it moves with the task between threads); `table` is kept
         // alive by this frame until the lookup ends.
         let state = LookupState(
-            tableRef: Borrowed(table), stackLimit: ThreadContext.current.stackLimit, isAsync: true)
+            tableRef: Borrowed(table), stackRange: ThreadContext.current.stackRange, isAsync: true)
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
         state.onMainActor = MainActorCheck.isMainActor(#isolation)

@@ -113,7 +113,7 @@ extension Resolver {
         } else if startingGraph {
             state.startGraph()
         }
-        guard depth < maxDepth && hasStackRoom else { throw tooDeep(entry) }
+        guard depth < maxDepth && (hasStackRoom || hasStackRoomOnThisThread()) else { throw tooDeep(entry) }
         return nil
     }
 

@@ -150,7 +150,7 @@ extension Resolver {
 
     /// `construct` for the first object of a lookup, which has no enclosing frame or node and is not
     /// traced: the frame is pushed and popped by plain stores.
-    @inlinable
+    @inlinable @inline(__always)
     mutating func constructFirst<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         // The first level: the depth count (0 < maxDepth, which is at least 1) always allows it; the stack
         // may not.
@@ -232,10 +232,10 @@ extension ThreadContext {
             primaryBusy = true
             made = primary
             primary.with {
-                $0.restart(tableRef: tableRef, stackLimit: stackLimit, tracing: tracing)
+                $0.restart(tableRef: tableRef, stackRange: stackRange, tracing: tracing)
             }
         } else {
-            let state = LookupState(tableRef: tableRef, stackLimit: stackLimit)
+            let state = LookupState(tableRef: tableRef, stackRange: stackRange)
             state.tracing = tracing
             if primary == nil {
                 primary = Borrowed.retained(state)

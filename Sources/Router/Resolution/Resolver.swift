@@ -133,6 +133,18 @@ public struct Resolver: ~Copyable {
         get { state.inputRef?.object }
         nonmutating set { state.inputRef = newValue.map { Borrowed($0) } }
     }
-    /// Whether the stack has room for one more nested build (see ``ThreadContext``).
-    @inlinable var hasStackRoom: Bool { StackPointer.current > state.stackLimit }
+    /// Whether the stack has room for one more nested build (see ``ThreadContext``), as far as the range
+    /// the lookup last measured says. An address on another thread's stack is outside it as well:
+    /// ``hasStackRoomOnThisThread()`` then measures again.
+    @inlinable var hasStackRoom: Bool { state.stackRange.contains(StackPointer.current) }
+
+    /// ``hasStackRoom`` for a lookup that may have moved to another thread: an async lookup resumes on any
+    /// thread after an await, also inside an async factory that then resolves synchronously, so it is
+    /// measured against the stack it runs on now. (A stale range gave a false "would overflow".)
+    @usableFromInline
+    func hasStackRoomOnThisThread() -> Bool {
+        guard state.isAsync else { return false }
+        state.stackRange = ThreadContext.current.stackRange
+        return hasStackRoom
+    }
 }

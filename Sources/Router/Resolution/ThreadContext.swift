@@ -24,9 +24,10 @@ final class ThreadContext {
     @exclusivity(unchecked) @usableFromInline var primaryBusy = false
     /// States of lookups nested in a running one on this thread (of another registry), innermost last.
     @exclusivity(unchecked) var nested: [LookupState] = []
-    /// The lowest stack address a lookup may reach before it stops with `resolutionTooDeep`: the stack's
-    /// end plus a safety margin for one more level, the user's factory and the error report.
-    @usableFromInline let stackLimit: UInt
+    /// The stack addresses a lookup may use on this thread: from the stack's end plus a safety margin for
+    /// one more level, the user's factory and the error report (below it a lookup stops with
+    /// `resolutionTooDeep`), up to the stack's start.
+    @usableFromInline let stackRange: StackRange
     /// The size of this thread's stack, for messages.
     let stackSize: Int
     /// Whether an error or trace handler is being called on this thread; lookups made from inside one do
@@ -36,7 +37,7 @@ final class ThreadContext {
     init() {
         let (low, size) = Self.stackBounds()
         stackSize = size
-        stackLimit = low + UInt(Self.margin(forStackSize: size))
+        stackRange = StackRange(limit: low + UInt(Self.margin(forStackSize: size)), top: low + UInt(size))
     }
 
     deinit {
@@ -133,6 +134,26 @@ enum ThreadContextKey {
         }
         return made == 0 ? key : nil
     }()
+}
+
+/// The part of one thread's stack a lookup may use (see ``ThreadContext/stackRange``).
+@usableFromInline
+struct StackRange: Sendable {
+    /// The lowest address a lookup may reach.
+    @usableFromInline let limit: UInt
+    /// `top - limit`: an address on another thread's stack, above or below, is outside the range too.
+    @usableFromInline let span: UInt
+
+    init(limit: UInt, top: UInt) {
+        self.limit = limit
+        self.span = top &- limit
+    }
+
+    /// Whether `address` lies in the range: one subtraction and one comparison.
+    @inlinable @inline(__always)
+    func contains(_ address: UInt) -> Bool {
+        address &- limit < span
+    }
 }
 
 /// The address of the caller's stack frame, near enough for the depth guard.
