@@ -88,3 +88,36 @@ struct MainActorAsyncLookupTests {
         #expect(codes == [.mainActorRequired, .mainActorRequired])
     }
 }
+
+nonisolated protocol SearchCache: AnyObject, Sendable {}
+extension RoutableService<any SearchCache> {
+    nonisolated static var searchCache: Self { .init() }
+}
+nonisolated final class SearchCacheImpl: SearchCache {}
+
+struct MainActorAsyncSingletonTests {
+    /// Tasks on the main actor and elsewhere race for one async singleton whose factory hops to the main
+    /// actor while it builds: one build, one instance for all, and no task waits by blocking a thread (a
+    /// blocked main actor would never let the factory's hop run).
+    @Test(.timeLimit(.minutes(1)))
+    func anAsyncSingletonRacedFromTheMainActorAndElsewhereIsBuiltOnceWithoutAHang() async throws {
+        for _ in 0..<20 {
+            let builds = RunCounter()
+            let registry = RouteRegistry()
+            try registry.registerAsync(.searchCache) { _ in
+                builds.add()
+                await MainActor.run {}
+                return SearchCacheImpl()
+            }.scope(.singleton)
+            try registry.seal()
+            let elsewhere = (0..<4).map { _ in
+                Task.detached { try await registry.makeDestinationAsync(to: .searchCache) }
+            }
+            let here = try await registry.makeDestinationAsync(to: .searchCache)
+            for task in elsewhere {
+                #expect(try await task.value === here)
+            }
+            #expect(builds.value == 1)
+        }
+    }
+}
