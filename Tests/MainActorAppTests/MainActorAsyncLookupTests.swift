@@ -1,3 +1,4 @@
+import Foundation
 import Router
 import Testing
 
@@ -95,12 +96,58 @@ extension RoutableService<any SearchCache> {
 }
 nonisolated final class SearchCacheImpl: SearchCache {}
 
+/// Runs the jobs of the tasks that prefer it on one thread of its own, so that those tasks never wait for
+/// the shared cooperative pool, which blocking tests elsewhere in the run (the demo's subprocesses) can
+/// fill on a 2-core machine: a test of a hang must not hang for that reason.
+nonisolated final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs` and `stopped` are read and written only with `condition` locked.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var stopped = false
+
+    init() {
+        Thread { [self] in runJobs() }.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the thread end once its queue is empty.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func runJobs() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopped { condition.wait() }
+            guard !jobs.isEmpty else {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
+
 struct MainActorAsyncSingletonTests {
-    /// Tasks on the main actor and elsewhere race for one async singleton whose factory hops to the main
-    /// actor while it builds: one build, one instance for all, and no task waits by blocking a thread (a
-    /// blocked main actor would never let the factory's hop run).
+    /// Tasks on the main actor and on two other threads race for one async singleton whose factory hops to
+    /// the main actor while it builds: one build, one instance for all, and no task waits by blocking a
+    /// thread (a blocked main actor would never let the factory's hop run).
     @Test(.timeLimit(.minutes(1)))
     func anAsyncSingletonRacedFromTheMainActorAndElsewhereIsBuiltOnceWithoutAHang() async throws {
+        let executors = [DedicatedThreadExecutor(), DedicatedThreadExecutor()]
+        defer { for executor in executors { executor.stop() } }
         for _ in 0..<20 {
             let builds = RunCounter()
             let registry = RouteRegistry()
@@ -110,8 +157,10 @@ struct MainActorAsyncSingletonTests {
                 return SearchCacheImpl()
             }.scope(.singleton)
             try registry.seal()
-            let elsewhere = (0..<4).map { _ in
-                Task.detached { try await registry.makeDestinationAsync(to: .searchCache) }
+            let elsewhere = (0..<4).map { index in
+                Task.detached(executorPreference: executors[index % 2]) {
+                    try await registry.makeDestinationAsync(to: .searchCache)
+                }
             }
             let here = try await registry.makeDestinationAsync(to: .searchCache)
             for task in elsewhere {
