@@ -6,16 +6,16 @@ import Testing
 struct DemoEndToEndTests {
     func expectTranscript(
         _ lines: [String], _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let run = try DemoRunner.run(lines)
+    ) async throws {
+        let run = try await DemoRunner.run(lines)
         #expect(run.output == expected + "\n", sourceLocation: sourceLocation)
         #expect(run.errors == "", sourceLocation: sourceLocation)
         #expect(run.status == 0, sourceLocation: sourceLocation)
     }
 
-    @Test func controlCharactersTypedInAreShownEscaped() throws {
+    @Test func controlCharactersTypedInAreShownEscaped() async throws {
         // ESC sequences that would clear the screen, reset the terminal and set its title.
-        try expectTranscript(
+        try await expectTranscript(
             ["search \u{1B}]0;pwned\u{07}x", "open \u{1B}[2Jbooks", "login \u{1B}c", "bogus\u{1B}[H", "quit"],
             """
             == Search "\\u{1B}]0;pwned\\u{7}x" == signed out | badge 1
@@ -27,8 +27,8 @@ struct DemoEndToEndTests {
             """)
     }
 
-    @Test func signInFindABookBuyItAndOpenTheChat() throws {
-        try expectTranscript(
+    @Test func signInFindABookBuyItAndOpenTheChat() async throws {
+        try await expectTranscript(
             ["login ann", "badge", "search swift", "add 1", "cart", "badge", "checkout", "chat", "badge", "quit"],
             """
             Signed in as ann.
@@ -53,8 +53,8 @@ struct DemoEndToEndTests {
             """)
     }
 
-    @Test func theBriefsScriptWithErrorsAfterSigningOut() throws {
-        let run = try DemoRunner.run([
+    @Test func theBriefsScriptWithErrorsAfterSigningOut() async throws {
+        let run = try await DemoRunner.run([
             "help", "login ann", "search swift", "add 1", "cart", "badge", "checkout", "chat", "logout", "checkout",
             "bogus", "quit",
         ])
@@ -72,8 +72,8 @@ struct DemoEndToEndTests {
                 """))
     }
 
-    @Test func mistakesPrintAMessageAndTheAppGoesOn() throws {
-        try expectTranscript(
+    @Test func mistakesPrintAMessageAndTheAppGoesOn() async throws {
+        try await expectTranscript(
             [
                 "bogus", "login", "checkout", "cart", "add 1", "chat", "logout", "login bob", "login amy", "add 1",
                 "search", "search cobol", "add 1", "search tale", "add 999", "add two", "checkout", "back", "back",
@@ -104,8 +104,8 @@ struct DemoEndToEndTests {
             """)
     }
 
-    @Test func signingOutReleasesTheCartAndTheChat() throws {
-        try expectTranscript(
+    @Test func signingOutReleasesTheCartAndTheChat() async throws {
+        try await expectTranscript(
             ["login ann", "search modules", "add 1", "chat", "logout", "login ann", "cart", "badge", "back"],
             """
             Signed in as ann.
@@ -124,8 +124,8 @@ struct DemoEndToEndTests {
             """)
     }
 
-    @Test func aPaymentOverTheCardLimitIsDeclined() throws {
-        try expectTranscript(
+    @Test func aPaymentOverTheCardLimitIsDeclined() async throws {
+        try await expectTranscript(
             ["login cy", "search s", "add 5", "add 5", "add 5", "add 5", "add 5", "checkout", "cart"],
             """
             Signed in as cy.
@@ -195,15 +195,15 @@ struct DemoEndToEndTests {
         └─ chat → ChatScreen (transient, ChatModule)
         """
 
-    @Test func theGraphCommandPrintsTheRegistrysDependencyTree() throws {
-        try expectTranscript(["graph"], Self.graph)
-        let argument = try DemoRunner.run([], arguments: ["graph"])
+    @Test func theGraphCommandPrintsTheRegistrysDependencyTree() async throws {
+        try await expectTranscript(["graph"], Self.graph)
+        let argument = try await DemoRunner.run([], arguments: ["graph"])
         #expect(argument.output == Self.graph + "\n")
         #expect(argument.status == 0)
     }
 
-    @Test func theGraphAsDot() throws {
-        let run = try DemoRunner.run([], arguments: ["graph", "--dot"])
+    @Test func theGraphAsDot() async throws {
+        let run = try await DemoRunner.run([], arguments: ["graph", "--dot"])
         #expect(run.status == 0)
         #expect(run.output.hasPrefix("digraph Router {\n"))
         let lines = run.output.split(separator: "\n").map(String.init)
@@ -216,54 +216,54 @@ struct DemoEndToEndTests {
         #expect(lines.contains("  p0 -> n3 [label=\"path\", color=blue];"), "the book path reaches the book screen")
         #expect(lines.contains("  p1 -> n6 [label=\"path\", color=blue];"), "the cart path reaches the cart screen")
         #expect(run.output.hasSuffix("}\n"))
-        #expect(try DemoRunner.run(["graph --dot"]).output == run.output)
+        #expect(try await DemoRunner.run(["graph --dot"]).output == run.output)
     }
 
-    @Test func theGraphDrawnAsSVGWithGraphviz() throws {
+    @Test func theGraphDrawnAsSVGWithGraphviz() async throws {
         let candidates = ["/usr/bin/dot", "/usr/local/bin/dot"]
         guard candidates.contains(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return  // Graphviz is not installed here; .ci/run installs it
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("demo-graph-\(getpid()).svg")
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try DemoRunner.run([], arguments: ["graph", "--svg", file.path])
+        let run = try await DemoRunner.run([], arguments: ["graph", "--svg", file.path])
         #expect(run.status == 0)
         #expect(run.output == "Wrote \(file.path).\n")
         let svg = try String(contentsOf: file, encoding: .utf8)
         #expect(svg.contains("<svg"))
         #expect(svg.contains("books/:id(Int)"), "the picture shows the path patterns")
         #expect(svg.contains("CartScreen"))
-        let missing = try DemoRunner.run([], arguments: ["graph", "--svg"])
+        let missing = try await DemoRunner.run([], arguments: ["graph", "--svg"])
         #expect(missing.status == 1)
         #expect(missing.errors == "graph --svg needs a file: graph --svg graph.svg\n")
     }
 
-    @Test func helpAndValidateArguments() throws {
-        let help = try DemoRunner.run([], arguments: ["--help"])
+    @Test func helpAndValidateArguments() async throws {
+        let help = try await DemoRunner.run([], arguments: ["--help"])
         #expect(help.status == 0)
         #expect(help.output.hasPrefix("Usage: Demo [graph [--dot | --svg FILE] | validate | --help]\n"))
         #expect(help.output.contains("  quit            leave (Ctrl-D works too)\n"))
         for command in ["open PATH", "back", "home", "screens", "trace [on|off]", "graph [--dot]", "validate"] {
             #expect(help.output.contains("\n  \(command) "), "--help lists \(command)")
         }
-        let validate = try DemoRunner.run([], arguments: ["validate"])
+        let validate = try await DemoRunner.run([], arguments: ["validate"])
         #expect(validate.status == 0)
         #expect(validate.output == "No problems found.\n")
-        let wrong = try DemoRunner.run([], arguments: ["--nope"])
+        let wrong = try await DemoRunner.run([], arguments: ["--nope"])
         #expect(wrong.status == 1)
         #expect(wrong.output == "")
         #expect(wrong.errors.hasPrefix("Unknown argument \"--nope\".\nUsage: Demo"))
     }
 
-    @Test func endOfInputExitsCleanlyWithoutAPrompt() throws {
-        try expectTranscript(["login ann", "", "   "], "Signed in as ann.")
-        let empty = try DemoRunner.run([])
+    @Test func endOfInputExitsCleanlyWithoutAPrompt() async throws {
+        try await expectTranscript(["login ann", "", "   "], "Signed in as ann.")
+        let empty = try await DemoRunner.run([])
         #expect(empty.output == "")
         #expect(empty.status == 0)
     }
 
-    @Test func openingScreensByPath() throws {
-        try expectTranscript(
+    @Test func openingScreensByPath() async throws {
+        try await expectTranscript(
             [
                 "back", "open books/3", "back", "back", "open nowhere", "open books/abc", "open books/99", "open",
                 "quit",
@@ -282,8 +282,8 @@ struct DemoEndToEndTests {
             """)
     }
 
-    @Test func theInterceptorGuardsTheCartAndChatPathsUntilSignIn() throws {
-        try expectTranscript(
+    @Test func theInterceptorGuardsTheCartAndChatPathsUntilSignIn() async throws {
+        try await expectTranscript(
             ["open cart", "open chat", "login amy", "open cart", "open books/12", "screens", "home", "home"],
             """
             Sign in first: login NAME.
@@ -302,8 +302,8 @@ struct DemoEndToEndTests {
             """)
     }
 
-    @Test func tracingShowsEveryRouteStateAndModalsClose() throws {
-        try expectTranscript(
+    @Test func tracingShowsEveryRouteStateAndModalsClose() async throws {
+        try await expectTranscript(
             ["login ann", "trace on", "chat", "open books/1", "back", "back", "trace off", "back"],
             """
             Signed in as ann.
@@ -328,8 +328,8 @@ struct DemoEndToEndTests {
             """)
     }
 
-    @Test func theBriefsWalkThrough() throws {
-        try expectTranscript(
+    @Test func theBriefsWalkThrough() async throws {
+        try await expectTranscript(
             [
                 "login ann", "search swift", "add 1", "open books/3", "back", "cart", "checkout", "badge", "chat",
                 "graph", "open nowhere", "logout", "quit",

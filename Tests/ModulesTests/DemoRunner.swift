@@ -3,7 +3,7 @@ import Testing
 
 /// Runs the built `Demo` executable with scripted standard input, the way a user pipes commands in.
 enum DemoRunner {
-    struct Run {
+    struct Run: Sendable {
         let output: String
         let errors: String
         let status: Int32
@@ -32,9 +32,21 @@ enum DemoRunner {
     }
 
     /// Runs `Demo` with `arguments`, feeding it `lines` on standard input (then end of input).
-    static func run(_ lines: [String], arguments: [String] = []) throws -> Run {
+    ///
+    /// The blocking reads run on a thread of their own, not on the cooperative pool: on a 2-core machine a
+    /// blocked pool thread is half the pool, and async tests running meanwhile waited for it (a CI run's
+    /// hang detector fired for that reason).
+    static func run(_ lines: [String], arguments: [String] = []) async throws -> Run {
+        // Found here, in the test's task, so that a missing executable is recorded against the test.
+        let demo = try executable()
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try runBlocking(demo, lines, arguments: arguments) }) }.start()
+        }
+    }
+
+    private static func runBlocking(_ demo: URL, _ lines: [String], arguments: [String]) throws -> Run {
         let process = Process()
-        process.executableURL = try executable()
+        process.executableURL = demo
         process.arguments = arguments
         let input = Pipe()
         let output = Pipe()
