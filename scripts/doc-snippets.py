@@ -23,6 +23,7 @@ How a document becomes a program
   only. A block that registers and then looks up must seal in the text, as real code must.
 - The prelude, docs/snippets/<Document>.swift, holds what the article mentions but does not show
   (implementation classes, keys declared in another article). One file per document; none is needed.
+  A line `// include: Name` in it brings in docs/snippets/shared/Name.swift, for what several share.
 - Where the document shows output, a ```text block that follows a swift block with only blank lines
   between them, the block's printed output must equal it exactly. A block that throws fails the check.
 
@@ -50,6 +51,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DOCC = ROOT / "Sources/Router/Router.docc"
 PRELUDES = ROOT / "docs/snippets"
+
+
+def read_prelude(path):
+    """A document's prelude with each `// include: Name` line replaced by docs/snippets/shared/Name.swift
+    (without its imports), so that declarations several articles take for granted are written once; None
+    when the document has no prelude."""
+    if not path.exists():
+        return None
+    lines = []
+    for line in path.read_text().splitlines(keepends=True):
+        match = re.fullmatch(r"// include: (\w+)\n?", line)
+        if not match:
+            lines.append(line)
+            continue
+        shared = PRELUDES / "shared" / f"{match.group(1)}.swift"
+        if not shared.exists():
+            raise SystemExit(f"{path}: no {shared} to include")
+        lines += [text for text in shared.read_text().splitlines(keepends=True) if not text.startswith("import ")]
+    return "".join(lines)
 MARKER = "\u0001snippet "
 SWIFT_MARKER = "\\u{1}snippet "
 DECLARATION = re.compile(
@@ -144,13 +164,13 @@ def generate(package):
                 failing.append((block, source))
             elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift other-library", "swift test", "swift compile-error"):
                 raise SystemExit(f"{block.where}: unknown fence ```{block.info} (see scripts/doc-snippets.py)")
-        prelude = PRELUDES / f"{document.stem}.swift"
+        prelude_text = read_prelude(PRELUDES / f"{document.stem}.swift")
         shared = [d for b in compiled for d in split(b)[0]]
         for block, source in failing:
             # The block with everything its article declares, so that only its own mistake fails.
             decls, statements = split(block)
             source.write_text(
-                "import Router\n\n" + (prelude.read_text() if prelude.exists() else "") + "\n"
+                "import Router\n\n" + (prelude_text or "") + "\n"
                 + "\n\n".join(dict.fromkeys(shared + decls))
                 + "\n\n@MainActor func compileError(registry: RouteRegistry) throws {\n"
                 + "\n".join("    " + line for line in statements) + "\n}\n"
@@ -160,9 +180,9 @@ def generate(package):
         name = target_name(document)
         folder = package / "Sources" / name
         folder.mkdir(parents=True, exist_ok=True)
-        has_set_up = prelude.exists() and "func setUp(" in prelude.read_text()
+        has_set_up = prelude_text is not None and "func setUp(" in prelude_text
         (folder / "Prelude.swift").write_text(
-            prelude.read_text() if prelude.exists() else "// No prelude: the article declares all it uses.\n"
+            prelude_text if prelude_text is not None else "// No prelude: the article declares all it uses.\n"
         )
         declarations, main, calls = [], ["import Router", ""], []
         for number, block in enumerate(compiled, 1):
