@@ -135,6 +135,12 @@ final class LookupState {
         current = parent
     }
 
+    /// Whether the lookup queued nothing to run when it ends: it made no graph and claimed nothing.
+    @inlinable
+    var needsNoFinishing: Bool {
+        graphRef == nil && ownTransaction == nil
+    }
+
     /// Whether the lookup left nothing to clear: it made no graph, claimed nothing and used no custom scope
     /// (its frames, depth and input were restored on the way out).
     @inlinable

@@ -62,7 +62,9 @@ extension Resolver {
         var resolver = Resolver(state: state)
         do {
             let made = try body(&resolver)
-            try resolver.finishLookup()
+            // Tested on `state`, which the caller lends: through the resolver's reference, the test would
+            // retain the state.
+            if !state.needsNoFinishing { try resolver.finishLookupSlow() }
             context.end(state)
             return made
         } catch {
@@ -125,9 +127,15 @@ extension Resolver {
         _ found: Borrowed<AnyEntry>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry,
         onMainActor: Bool
     ) throws -> Destination {
-        let slot = tableRef.with { $0.contextSlot }
-        // Borrowed: the thread-local slot keeps the context alive until the thread ends.
-        return try ThreadContext.currentRef(slot: slot).with { context in
+        // The bodies are local functions, not closures, so that they can be inlined into one function: a
+        // closure's body is compiled apart, and each call between them costs a frame.
+        @inline(__always) func first(_ resolver: inout Resolver) throws -> Destination {
+            @inline(__always) func make(_ entry: Entry<Destination>) throws -> Destination {
+                try resolver.constructFirst(entry)
+            }
+            return try Entry<Destination>.borrow(found, make)
+        }
+        @inline(__always) func start(in context: ThreadContext) throws -> Destination {
             guard let primary = context.idlePrimary else {
                 return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
                     try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
@@ -135,17 +143,19 @@ extension Resolver {
             }
             context.primaryBusy = true
             context.running = primary
-            // Borrowed: the context keeps its primary state (+1) as long as it lives.
-            return try primary.with { state in
+            @inline(__always) func begin(_ state: LookupState) throws -> Destination {
                 state.tableRef = tableRef
                 state.maxDepth = tableRef.with { $0.maxDepth }
                 state.tracing = false
                 state.onMainActor = onMainActor
-                return try run(state, in: context, reporting: registry) { resolver in
-                    try Entry<Destination>.borrow(found) { try resolver.constructFirst($0) }
-                }
+                return try run(state, in: context, reporting: registry, first)
             }
+            // Borrowed: the context keeps its primary state (+1) as long as it lives.
+            return try primary.with(begin)
         }
+        let slot = tableRef.with { $0.contextSlot }
+        // Borrowed: the thread-local slot keeps the context alive until the thread ends.
+        return try ThreadContextKey.context(in: slot).with(start)
     }
 
     /// `construct` for the first object of a lookup, which has no enclosing frame or node and is not
@@ -173,7 +183,7 @@ extension Resolver {
     @inlinable
     mutating func finishLookup() throws {
         // Most lookups built nothing shared and queued nothing: nothing to do.
-        if state.graphRef == nil && state.ownTransaction == nil { return }
+        if state.needsNoFinishing { return }
         try finishLookupSlow()
     }
 

@@ -32,11 +32,15 @@ public struct Resolver: ~Copyable {
     ///   dependencies form an initializer-only cycle.
     @inlinable
     public mutating func resolve<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
-        guard let found = tableRef.with({ $0.primaryRefInline(key.id) }) else {
+        // Local functions, not closures: always inlined, so the probe, `build` and the factory's frame are
+        // one function (see `constructPlain`).
+        @inline(__always) func probe(_ table: SealedTable) -> Borrowed<AnyEntry>? { table.primaryRefInline(key.id) }
+        guard let found = tableRef.with(probe) else {
             throw missingError(for: key)
         }
+        @inline(__always) func buildFound(_ entry: Entry<Destination>) throws -> Destination { try build(entry) }
         // Borrowed, not retained: the table keeps the entry alive for the whole lookup.
-        return try Entry<Destination>.borrow(found) { entry in try build(entry) }
+        return try Entry<Destination>.borrow(found, buildFound)
     }
 
     /// Resolves the destination of `key`, then runs `preparation` on it before the registration's own

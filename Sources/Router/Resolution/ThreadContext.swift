@@ -57,28 +57,7 @@ final class ThreadContext {
     /// borrowing it writes no reference count.
     @usableFromInline
     static func currentRef() -> Borrowed<ThreadContext> {
-        currentRef(slot: ThreadContextKey.key)
-    }
-
-    /// This thread's context, unretained (see ``currentRef()``), found through `slot`, the value of
-    /// ``ThreadContextKey/key`` a sealed table copied when it was made: reading the key from the table
-    /// skips the `swift_once` check that reading the static costs on every lookup.
-    @usableFromInline
-    static func currentRef(slot: ThreadContextKey.Slot?) -> Borrowed<ThreadContext> {
-        if let slot, let raw = pthread_getspecific(slot) {
-            return Borrowed<ThreadContext>(opaque: raw)
-        }
-        return makeCurrent()
-    }
-
-    /// Makes this thread's context at its first lookup and stores it in the thread-local slot.
-    static func makeCurrent() -> Borrowed<ThreadContext> {
-        let made = ThreadContext()
-        // Retained by the thread-local slot; released by the key's destructor when the thread ends. Without
-        // a slot (pthread_key_create failed), the context is kept for the life of the process.
-        let retained = Borrowed.retained(made)
-        if let key = ThreadContextKey.key { pthread_setspecific(key, retained.opaque) }
-        return retained
+        ThreadContextKey.context(in: ThreadContextKey.key)
     }
 
     /// The lowest address of this thread's stack and its size. Where the platform cannot tell, it assumes
@@ -126,6 +105,30 @@ enum ThreadContextKey {
         }()
     #endif
 
+    /// This thread's context, unretained (see ``ThreadContext/currentRef()``), found through `slot`, the
+    /// value of ``key`` a sealed table copied when it was made: reading the key from the table skips the
+    /// `swift_once` check that reading the static costs on every lookup. A static of this enum, not of the
+    /// class, so that calling it needs no class metadata; inlined, so that the fast path is one C call.
+    @inlinable @inline(__always)
+    static func context(in slot: Slot?) -> Borrowed<ThreadContext> {
+        if let slot, let raw = pthread_getspecific(slot) {
+            return Borrowed<ThreadContext>(opaque: raw)
+        }
+        return makeContext()
+    }
+
+    /// Makes this thread's context at its first lookup and stores it in the thread-local slot.
+    @usableFromInline @inline(never)
+    static func makeContext() -> Borrowed<ThreadContext> {
+        let made = ThreadContext()
+        // Retained by the thread-local slot; released by the key's destructor when the thread ends. Without
+        // a slot (pthread_key_create failed), the context is kept for the life of the process.
+        let retained = Borrowed.retained(made)
+        if let key { pthread_setspecific(key, retained.opaque) }
+        return retained
+    }
+
+    /// The key of the thread-local slot, made once per process; nil if the platform refused one.
     static let key: pthread_key_t? = {
         var key = pthread_key_t()
         let made = pthread_key_create(&key) { raw in
