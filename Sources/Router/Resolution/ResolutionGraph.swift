@@ -121,6 +121,10 @@ final class ResolutionGraph {
 
 /// One running factory, kept on the call stack: the chain of frames is the lookup's path while no
 /// graph exists, and becomes the graph's first nodes when one is made.
+///
+/// Its address is taken with `_withUnprotectedUnsafeMutablePointer`, which skips the stack protector:
+/// a frame is a fixed-size value written only through its fields (never as a buffer, never past its
+/// end), so the canary check, about 6 instructions per nesting level, would guard nothing.
 @usableFromInline
 struct Frame {
     /// Unretained: the table keeps the entry alive for longer than the lookup.

@@ -121,7 +121,8 @@ extension Resolver {
     @inlinable
     mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         var frame = Frame(entry: entry, parent: top, node: -1)
-        return try withUnsafeMutablePointer(to: &frame) { framePointer in
+        // Unprotected: see `Frame`.
+        return try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
             let parentNode = enterFrame(framePointer)
             defer { leaveFrame(framePointer, parentNode: parentNode) }
             let made = try runFactory(entry, in: framePointer)
@@ -147,7 +148,8 @@ extension Resolver {
             // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
             return try runFactory(entry, in: framePointer)
         }
-        return try withUnsafeMutablePointer(to: &frame, run)
+        // Unprotected: see `Frame`.
+        return try _withUnprotectedUnsafeMutablePointer(to: &frame, run)
     }
 
     /// Runs the factory of the object in `frame`, naming the registration in its error, and records the

@@ -166,7 +166,8 @@ extension Resolver {
         // may not.
         guard hasStackRoom else { throw tooDeep(entry) }
         var frame = Frame(entry: entry, parent: nil, node: -1)
-        return try withUnsafeMutablePointer(to: &frame) { framePointer in
+        // Unprotected: see `Frame`.
+        return try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
             top = framePointer
             depth = 1
             defer {
