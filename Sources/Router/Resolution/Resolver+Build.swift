@@ -144,9 +144,27 @@ extension Resolver {
             let parentNode = current
             top = framePointer
             depth &+= 1
-            defer { leaveFrame(framePointer, parentNode: parentNode) }
             // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
-            return try runFactory(entry, in: framePointer)
+            let made: Destination
+            do {
+                made = try entry.factory(&self)
+            } catch {
+                // Wrapped before the frame is left, so that the error's path ends at this object.
+                let wrapped = wrap(error, entry, stage: "factory")
+                leaveFrame(framePointer, parentNode: parentNode)
+                throw wrapped
+            }
+            guard graphRef == nil else {
+                // The factory's own lookups started a graph, which gave this frame and its parents nodes.
+                record(made, entry, node: framePointer.pointee.node)
+                leaveFrame(framePointer, parentNode: parentNode)
+                return made
+            }
+            // Still no graph: no node was made, so the enclosing frame has none to restore.
+            top = outerTop
+            current = parentNode
+            depth &-= 1
+            return made
         }
         // Unprotected: see `Frame`.
         return try _withUnprotectedUnsafeMutablePointer(to: &frame, run)
