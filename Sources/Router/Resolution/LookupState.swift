@@ -135,10 +135,10 @@ final class LookupState {
         current = parent
     }
 
-    /// Whether the lookup queued nothing to run when it ends: it made no graph and claimed nothing.
+    /// Whether the lookup has anything to run when it ends: a graph (queued preparations) or a claim.
     @inlinable
-    var needsNoFinishing: Bool {
-        graphRef == nil && ownTransaction == nil
+    var needsFinishing: Bool {
+        graphRef != nil || ownTransaction != nil
     }
 
     /// Whether the lookup left nothing to clear: it made no graph, claimed nothing and used no custom scope

@@ -147,16 +147,14 @@ extension Resolver {
             // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
             let made: Destination
             do {
-                made = try entry.factory(&self)
+                // Wraps a failure while the frame is still pushed, so the error's path ends at this object.
+                made = try runFactory(entry, in: framePointer)
             } catch {
-                // Wrapped before the frame is left, so that the error's path ends at this object.
-                let wrapped = wrap(error, entry, stage: "factory")
                 leaveFrame(framePointer, parentNode: parentNode)
-                throw wrapped
+                throw error
             }
             guard graphRef == nil else {
                 // The factory's own lookups started a graph, which gave this frame and its parents nodes.
-                record(made, entry, node: framePointer.pointee.node)
                 leaveFrame(framePointer, parentNode: parentNode)
                 return made
             }

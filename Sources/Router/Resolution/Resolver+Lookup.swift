@@ -64,7 +64,7 @@ extension Resolver {
             let made = try body(&resolver)
             // Tested on `state`, which the caller lends: through the resolver's reference, the test would
             // retain the state.
-            if !state.needsNoFinishing { try resolver.finishLookupSlow() }
+            if state.needsFinishing { try resolver.finishLookupSlow() }
             context.end(state)
             return made
         } catch {
@@ -184,7 +184,7 @@ extension Resolver {
     @inlinable
     mutating func finishLookup() throws {
         // Most lookups built nothing shared and queued nothing: nothing to do.
-        if state.needsNoFinishing { return }
+        guard state.needsFinishing else { return }
         try finishLookupSlow()
     }
 
