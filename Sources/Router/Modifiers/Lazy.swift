@@ -185,7 +185,7 @@ extension Resolver {
         let made: Destination
         do {
             made = try build(entry)
-            transaction.setProvisional { cell.provisional = made }
+            transaction.setProvisional(cell) { cell.provisional = made }
         } catch {
             transaction.abandon(cell)
             throw error
@@ -193,11 +193,11 @@ extension Resolver {
         let stateID = ObjectIdentifier(state)
         if pendingCount > mark {
             // Its preparations run in this lookup's drain: publish the value after them.
-            transaction.hold(
+            transaction.finish(
                 cell, queuedAfter: pendingCount, state: stateID, publish: { cell.publish(made) },
                 discard: { cell.discardProvisional() })
         } else {
-            transaction.publish(
+            transaction.finish(
                 cell, state: stateID, publish: { cell.publish(made) }, discard: { cell.discardProvisional() })
         }
         return made

@@ -9,8 +9,8 @@
 /// The bookkeeping lock of the creation protocol, and the condition threads wait on for another
 /// transaction's instance.
 ///
-/// It guards who builds which shared instance (``CreationCell/owner``), provisional instances, who waits
-/// for whom, and transaction groups. It is never held while user code runs: factories and preparations
+/// It guards the ``CreationMachine`` (who builds which shared instance, who waits for whom, groups, what
+/// is held) and provisional instances. It is never held while user code runs: factories and preparations
 /// run outside it, so a factory may wait for another thread's lookup of any other registration.
 enum CreationCoordinator {
     // nonisolated(unsafe): the pointers are set once, here, and only ever passed to pthread calls, which
@@ -24,20 +24,30 @@ enum CreationCoordinator {
             return (mutex, condition)
         }()
 
-    /// Runs `body` holding the lock. `body` must not call user code.
-    static func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// The creation protocol's state, for every registry: read and written only while holding the lock.
+    // nonisolated(unsafe): read and written only between the lock and unlock in `run`, and in `wait`,
+    // which is called only inside `run`.
+    nonisolated(unsafe) private static var machine = EngineCreationMachine()
+
+    /// Runs `body` holding the lock, with the creation machine, then wakes the waiting threads if the
+    /// machine says a wait ended. `body` must not call user code.
+    static func run<Result>(_ body: (inout EngineCreationMachine) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(state.mutex)
-        defer { pthread_mutex_unlock(state.mutex) }
-        return try body()
+        defer {
+            if machine.takeWake() { pthread_cond_broadcast(state.condition) }
+            pthread_mutex_unlock(state.mutex)
+        }
+        return try body(&machine)
     }
 
-    /// Waits until another thread calls ``wakeAll()``; call with the lock held.
-    static func wait() {
+    /// Waits until another thread wakes the waiters; call inside ``run(_:)``. Wakes the others first if
+    /// the machine says a wait ended (a merge may have done so just before this thread waits).
+    static func wait(_ machine: inout EngineCreationMachine) {
+        if machine.takeWake() { pthread_cond_broadcast(state.condition) }
         pthread_cond_wait(state.condition, state.mutex)
     }
 
-    /// Wakes every waiting thread; call with the lock held.
-    static func wakeAll() {
-        pthread_cond_broadcast(state.condition)
-    }
+    /// Whether no transaction runs, nothing is owned and nothing is held (between lookups).
+    static var isIdle: Bool { run { $0.isIdle } }
+
 }

@@ -1,61 +1,24 @@
-/// The creation transaction of one top-level lookup: the shared instances it is building, those it built
-/// but may not publish yet, and what it waits for.
+/// The creation transaction of one top-level lookup: its handle in the creation protocol.
 ///
-/// **The protocol.** A lookup that needs a shared instance nobody has published *claims* the instance's
-/// cell (``claim(_:for:)``): it becomes the cell's owner and builds the instance outside any lock.
-/// Another lookup that needs the same instance waits until the owner publishes it or gives it up. A lookup
-/// that needs an instance its own transaction is building gets the provisional instance when its factory
-/// has returned (a property edge closing a cycle), or a `circularDependency` error.
+/// The protocol itself is ``CreationMachine``, a state machine with no threads of its own; this type binds
+/// it to threads. Every event runs the machine under ``CreationCoordinator``'s lock, carries out what the
+/// machine returns (publishing or forgetting instances, which calls no user code), wakes waiting threads
+/// when anything changed, and waits on the coordinator's condition when the machine says to wait. User
+/// code (factories, preparations) never runs under the lock.
 ///
-/// **Visibility.** An instance is published as soon as its preparations have run, unless one of them
-/// needed an object an enclosing factory was still building: then it is *held* (``hold(_:queuedAfter:state:publish:discard:)``) and
-/// published when the enclosing lookup has run that preparation (``publishHeld(by:)``), or forgotten when
-/// the lookup fails (``rollBack(_:completed:)``).
-///
-/// **Waits that form a cycle.** Before waiting, a transaction checks whether the owner's group waits,
-/// directly or through others, for its own group. If so, waiting would deadlock: the two groups merge
-/// instead. Within a group, each transaction sees the others' provisional instances, exactly as within
-/// one lookup, and nothing the group built is published until every member has finished (``commit()``);
-/// if one member fails, the whole group's unpublished instances are forgotten and every member fails.
+/// A transaction is made when its lookup first needs a shared instance nobody has published; a lookup
+/// nested in another on the same thread shares the outer one's, so it never waits for its own thread.
 @usableFromInline
 final class CreationTransaction: @unchecked Sendable {
-    // @unchecked: every mutable field is read and written only while holding `CreationCoordinator`'s lock.
+    // @unchecked: the mutable fields are read and written only while holding `CreationCoordinator`'s lock.
 
-    /// An instance built but held back, with how to publish or forget it.
-    struct Held {
-        let cell: CreationCell
-        let publish: () -> Void
-        let discard: () -> Void
-        /// How many pending preparations of `state`'s graph must have run before it may be published.
-        let queuedAfter: Int
-        /// The lookup state whose drain runs those preparations.
-        let state: ObjectIdentifier
-    }
-
-    /// Transactions that merged because their waits formed a cycle.
-    final class Group {
-        var members: [CreationTransaction] = []
-        var unfinished = 0
-        var committed = false
-        var failure: RouteError?
-    }
-
-    nonisolated(unsafe) var group: Group
-    nonisolated(unsafe) var held: [Held] = []
-    /// The transaction owning the cell this one waits for, the cell, and its registration.
-    nonisolated(unsafe) var waitingFor: CreationTransaction?
-    nonisolated(unsafe) var awaitedCell: CreationCell?
-    nonisolated(unsafe) var awaited: AnyEntry?
     /// The registrations this transaction claimed, outermost first, for the other side of a wait cycle's
     /// message.
-    nonisolated(unsafe) var claims: [AnyEntry] = []
+    nonisolated(unsafe) private var claimed: [AnyEntry] = []
+    /// The registration it waits for, for the same message.
+    nonisolated(unsafe) private var awaited: AnyEntry?
 
-    init() {
-        let group = Group()
-        self.group = group
-        group.members = [self]
-        group.unfinished = 1
-    }
+    init() {}
 
     /// What a claim found.
     enum Claim {
@@ -72,112 +35,77 @@ final class CreationTransaction: @unchecked Sendable {
     ///
     /// - Throws: A ``RouteError`` when another member of a merged group failed.
     func claim(_ cell: CreationCell, for entry: AnyEntry) throws -> Claim {
-        try CreationCoordinator.withLock {
+        try CreationCoordinator.run { machine in
             while true {
-                if cell.isPublished { return .published }
-                guard let owner = cell.owner else {
-                    cell.owner = self
+                switch machine.claim(Ref(self), Ref(cell), isPublished: cell.isPublished) {
+                case .published:
+                    awaited = nil
+                    return .published
+                case .build:
+                    awaited = nil
                     cell.entry = entry
-                    claims.append(entry)
+                    claimed.append(entry)
                     return .claimed
+                case .provisional:
+                    awaited = nil
+                    return .inProgress(cell.provisionalAny, otherSide: nil)
+                case .cycle(let otherSide):
+                    awaited = nil
+                    return .inProgress(nil, otherSide: otherSide?.object.waitDescription)
+                case .failed(let failure):
+                    awaited = nil
+                    throw failure
+                case .wait:
+                    awaited = entry
+                    CreationCoordinator.wait(&machine)
                 }
-                if let failure = group.failure { throw failure }
-                if owner.group === group {
-                    let provisional = cell.provisionalAny
-                    if provisional != nil || owner === self { return .inProgress(provisional, otherSide: nil) }
-                    // Another member of the group is running the factory: wait for its instance, unless
-                    // that member is itself blocked on this transaction (an initializer-only cycle).
-                    if owner.isBlocked(on: self) { return .inProgress(nil, otherSide: owner.waitDescription) }
-                } else if owner.group.waits(for: group) {
-                    // Waiting would close a cycle of waits: join the owner's group instead.
-                    merge(with: owner.group)
-                    CreationCoordinator.wakeAll()
-                    continue
-                }
-                waitingFor = owner
-                awaitedCell = cell
-                awaited = entry
-                CreationCoordinator.wait()
-                waitingFor = nil
-                awaitedCell = nil
-                awaited = nil
             }
         }
     }
 
     /// Records the provisional instance of a cell this transaction owns (members of a merged group may be
     /// waiting for it).
-    func setProvisional(_ apply: () -> Void) {
-        CreationCoordinator.withLock {
+    func setProvisional(_ cell: CreationCell, _ apply: () -> Void) {
+        CreationCoordinator.run { machine in
             apply()
-            if group.members.count > 1 { CreationCoordinator.wakeAll() }
+            machine.setProvisional(Ref(self), Ref(cell))
         }
-    }
-
-    /// Whether this transaction waits, directly or through others, for `target` in a way that cannot end
-    /// by itself: for a cell of another group, or for a cell of its own group whose factory is running.
-    /// A wait for a group member's cell that already has a provisional instance ends as soon as the waiter
-    /// wakes, so it does not count.
-    func isBlocked(on target: CreationTransaction) -> Bool {
-        var seen: [ObjectIdentifier] = []
-        var cursor: CreationTransaction? = self
-        while let waiter = cursor, let owner = waiter.waitingFor, !seen.contains(ObjectIdentifier(waiter)) {
-            seen.append(ObjectIdentifier(waiter))
-            let endsByItself = owner.group === waiter.group && waiter.awaitedCell?.provisionalAny != nil
-            if endsByItself { return false }
-            if owner === target { return true }
-            cursor = owner
-        }
-        return false
     }
 
     /// Publishes the instance of a cell this transaction owns, or holds it while this transaction's group
-    /// has other members (their objects may reach it before they are prepared).
-    func publish(
-        _ cell: CreationCell, state: ObjectIdentifier, publish: @escaping () -> Void, discard: @escaping () -> Void
-    ) {
-        CreationCoordinator.withLock {
-            if group.members.count > 1 {
-                held.append(Held(cell: cell, publish: publish, discard: discard, queuedAfter: 0, state: state))
-            } else {
-                publish()
-                cell.owner = nil
-                CreationCoordinator.wakeAll()
-            }
-        }
-    }
-
-    /// Keeps a built instance unpublished until the preparations queued before `queuedAfter` have run.
-    func hold(
-        _ cell: CreationCell, queuedAfter: Int, state: ObjectIdentifier, publish: @escaping () -> Void,
+    /// has other members (their objects may reach it before they are prepared). With `queuedAfter`, holds it
+    /// until `state`'s drain has run that many preparations.
+    func finish(
+        _ cell: CreationCell, queuedAfter: Int? = nil, state: ObjectIdentifier, publish: @escaping () -> Void,
         discard: @escaping () -> Void
     ) {
-        CreationCoordinator.withLock {
-            held.append(Held(cell: cell, publish: publish, discard: discard, queuedAfter: queuedAfter, state: state))
+        CreationCoordinator.run { machine in
+            switch machine.finish(
+                Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter,
+                payload: Publication(publish: publish, discard: discard))
+            {
+            case .publish(let publication): publication.publish()
+            case .discard(let publication): publication.discard()
+            case .held: return
+            }
         }
     }
 
     /// Gives up a claim whose build failed: the next lookup builds the instance again.
     func abandon(_ cell: CreationCell) {
-        CreationCoordinator.withLock {
+        CreationCoordinator.run { machine in
             cell.discardProvisional()
-            if cell.owner === self { cell.owner = nil }
-            CreationCoordinator.wakeAll()
+            machine.abandon(Ref(self), Ref(cell))
         }
     }
 
     /// Publishes what `state` held back, once its drain has run every preparation; in a merged group
     /// they stay held until ``commit()``.
     func publishHeld(by state: ObjectIdentifier) {
-        CreationCoordinator.withLock {
-            guard group.members.count == 1, held.contains(where: { $0.state == state }) else { return }
-            held.removeAll { item in
-                guard item.state == state else { return false }
-                item.publish()
-                item.cell.owner = nil
-                return true
-            }
-            CreationCoordinator.wakeAll()
+        CreationCoordinator.run { machine in
+            let published = machine.publishHeld(Ref(self), by: state)
+            guard !published.isEmpty else { return }
+            for publication in published { publication.publish() }
         }
     }
 
@@ -185,15 +113,10 @@ final class CreationTransaction: @unchecked Sendable {
     /// publishes the instances whose preparations all ran, forgets the rest. In a merged group they stay
     /// for the group to decide.
     func settleHeld(by state: ObjectIdentifier, completed: Int) {
-        CreationCoordinator.withLock {
-            guard group.members.count == 1 else { return }
-            held.removeAll { item in
-                guard item.state == state else { return false }
-                if item.queuedAfter <= completed { item.publish() } else { item.discard() }
-                item.cell.owner = nil
-                return true
-            }
-            CreationCoordinator.wakeAll()
+        CreationCoordinator.run { machine in
+            let settled = machine.settleHeld(Ref(self), by: state, completed: completed)
+            for publication in settled.publish { publication.publish() }
+            for publication in settled.discard { publication.discard() }
         }
     }
 
@@ -201,26 +124,19 @@ final class CreationTransaction: @unchecked Sendable {
     /// finished, and the last one publishes what the group built.
     /// - Throws: The failure of another member of the group.
     func commit() throws {
-        try CreationCoordinator.withLock {
-            let group = self.group
-            group.unfinished -= 1
-            if group.unfinished == 0 {
-                if group.failure == nil {
-                    for member in group.members {
-                        for item in member.held {
-                            item.publish()
-                            item.cell.owner = nil
-                        }
-                        member.held = []
-                    }
-                    group.committed = true
+        try CreationCoordinator.run { machine in
+            var outcome = machine.commit(Ref(self))
+            while true {
+                switch outcome {
+                case .waitForGroup:
+                    CreationCoordinator.wait(&machine)
+                    outcome = machine.outcome(of: Ref(self))
+                case .ended(let publish, let discard, let release, let failure):
+                    Self.carryOut(publish: publish, discard: discard, release: release)
+                    if let failure { throw failure }
+                    return
                 }
-                group.dissolve()
-                CreationCoordinator.wakeAll()
-            } else {
-                while !group.committed && group.failure == nil { CreationCoordinator.wait() }
             }
-            if let failure = group.failure { throw failure }
         }
     }
 
@@ -228,78 +144,67 @@ final class CreationTransaction: @unchecked Sendable {
     /// (`completed` preparations of each state's drain), forgets the rest; in a merged group, fails the
     /// group and forgets everything it held.
     func rollBack(_ error: any Error, completed: [ObjectIdentifier: Int]) {
-        CreationCoordinator.withLock {
-            let group = self.group
-            group.unfinished -= 1
-            if group.members.count == 1 {
-                for item in held {
-                    if item.queuedAfter <= completed[item.state, default: 0] {
-                        item.publish()
-                    } else {
-                        item.discard()
-                    }
-                    item.cell.owner = nil
-                }
-                held = []
-            } else {
-                if group.failure == nil {
-                    group.failure = RouteError.groupFailed(error)
-                }
-                for member in group.members {
-                    for item in member.held {
-                        item.discard()
-                        item.cell.owner = nil
-                    }
-                    member.held = []
-                }
+        CreationCoordinator.run { machine in
+            let outcome = machine.rollBack(Ref(self), failure: RouteError.groupFailed(error), completed: completed)
+            if case .ended(let publish, let discard, let release, _) = outcome {
+                Self.carryOut(publish: publish, discard: discard, release: release)
             }
-            if group.unfinished == 0 { group.dissolve() }
-            CreationCoordinator.wakeAll()
         }
     }
 
-    /// Moves every member of `other` into this transaction's group.
-    private func merge(with other: Group) {
-        let mine = group
-        for member in other.members {
-            member.group = mine
-            mine.members.append(member)
+    /// Records a claim made outside the machine's cells (an async cell's), for messages.
+    func noteClaim(_ entry: AnyEntry) {
+        CreationCoordinator.run { _ in claimed.append(entry) }
+    }
+
+    /// Before waiting for `owner`'s async build of `entry`: records the wait, or returns the other side's
+    /// description when the wait would close a cycle of waits (the caller reports a cycle instead).
+    func beginExternalWait(for owner: CreationTransaction, entry: AnyEntry) -> [String]? {
+        CreationCoordinator.run { machine in
+            guard machine.waitExternally(Ref(self), for: Ref(owner)) else { return owner.waitDescription }
+            awaited = entry
+            return nil
         }
-        mine.unfinished += other.unfinished
-        other.members = []
+    }
+
+    /// Ends the wait recorded by ``beginExternalWait(for:entry:)``.
+    func endExternalWait() {
+        CreationCoordinator.run { machine in
+            machine.endExternalWait(Ref(self))
+            awaited = nil
+        }
     }
 
     /// The other side of a wait cycle as it reads in a message: what the transaction claimed, then what
-    /// it waits for.
-    var waitDescription: [String] {
-        claims.map(\.key.short) + (awaited.map { [$0.key.short] } ?? [])
+    /// it waits for. Read with the coordinator's lock held.
+    private var waitDescription: [String] {
+        claimed.map(\.key.short) + (awaited.map { [$0.key.short] } ?? [])
+    }
+
+    private static func carryOut(publish: [Publication], discard: [Publication], release: [Ref<CreationCell>]) {
+        for publication in publish { publication.publish() }
+        for publication in discard { publication.discard() }
+        for cell in release { cell.object.discardProvisional() }
     }
 }
 
-extension CreationTransaction.Group {
-    /// Breaks the group's references once every member has ended (a group and its members refer to each
-    /// other), so nothing a lookup claimed outlives it.
-    func dissolve() {
-        for member in members {
-            member.claims = []
-            member.waitingFor = nil
-            member.awaitedCell = nil
-        }
-        members = []
-    }
-
-    /// Whether this group waits, directly or through other groups, for `target`.
-    func waits(for target: CreationTransaction.Group) -> Bool {
-        var seen: [ObjectIdentifier] = []
-        var frontier: [CreationTransaction.Group] = [self]
-        while let next = frontier.popLast() {
-            if next === target { return true }
-            if seen.contains(ObjectIdentifier(next)) { continue }
-            seen.append(ObjectIdentifier(next))
-            for member in next.members {
-                if let awaited = member.waitingFor?.group { frontier.append(awaited) }
-            }
-        }
-        return false
-    }
+/// How the coordinator publishes or forgets one held instance; both run under its lock and call no user
+/// code.
+struct Publication {
+    let publish: () -> Void
+    let discard: () -> Void
 }
+
+/// An object as a key of the creation machine: equal when identical, and kept alive while the machine
+/// refers to it (so an identifier is never reused for another object meanwhile).
+struct Ref<Object: AnyObject>: Hashable {
+    let object: Object
+    init(_ object: Object) { self.object = object }
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.object === rhs.object }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
+}
+
+/// The creation machine as the engine runs it.
+typealias EngineCreationMachine = CreationMachine<
+    Ref<CreationCell>, Ref<CreationTransaction>, ObjectIdentifier, Publication, RouteError
+>

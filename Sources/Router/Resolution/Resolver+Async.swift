@@ -34,7 +34,7 @@ extension Resolver {
         // Also into the registration's singleton cell: later lookups, synchronous ones and override layers
         // see it as built.
         if let singleton = entry.singleton, !singleton.isPublished {
-            CreationCoordinator.withLock { if !singleton.isPublished { singleton.publish(made) } }
+            CreationCoordinator.run { _ in if !singleton.isPublished { singleton.publish(made) } }
         }
         return made
     }

@@ -42,17 +42,20 @@ extension Resolver {
         let mark = pendingCount
         // The node `construct` is about to push.
         let node = Int32(graphRef?.with { $0.nodes.count } ?? -1)
+        // Cleared before the factory runs: a factory that closes a property cycle (it is handed an
+        // ancestor still being prepared) makes the instance as unfinished as a preparation that does.
+        let outerReached = state.reachedUnfinishedAncestor
+        state.reachedUnfinishedAncestor = false
         let made: Destination
         do {
             made = try construct(entry)
-            transaction.setProvisional { slot.setProvisional(made) }
+            transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
         } catch {
+            state.reachedUnfinishedAncestor = outerReached
             transaction.abandon(slot.cell)
             throw error
         }
         let deferred: [ResolutionGraph.Pending]
-        let outerReached = state.reachedUnfinishedAncestor
-        state.reachedUnfinishedAncestor = false
         do {
             deferred = try drainShared(from: mark, node: node)
         } catch {
@@ -64,14 +67,15 @@ extension Resolver {
         state.reachedUnfinishedAncestor = outerReached || reached
         let stateID = ObjectIdentifier(state)
         guard let graph, !deferred.isEmpty || reached else {
-            transaction.publish(
+            transaction.finish(
                 slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
             return made
         }
-        // A preparation needs an object an enclosing factory is still building: it runs in the enclosing
-        // lookup's drain, and the instance is published after it.
+        // A preparation needs an object an enclosing factory is still building, or the instance reached an
+        // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
+        // drain, and the instance is published after it.
         graph.pending.append(contentsOf: deferred)
-        transaction.hold(
+        transaction.finish(
             slot.cell, queuedAfter: graph.pending.count, state: stateID, publish: { slot.publish(made) },
             discard: { slot.discard() })
         return made

@@ -47,17 +47,12 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
             }
             if let found {
                 if let found { return found }
-                CreationCoordinator.withLock { transaction.claims.append(entry) }
+                transaction.noteClaim(entry)
                 return try await build(make)
             }
             guard let owner else { continue }
             if owner === transaction { throw RouteError.circular(path, entry: entry) }
-            let otherSide: [String]? = CreationCoordinator.withLock {
-                if owner.group.waits(for: transaction.group) { return owner.waitDescription }
-                transaction.waitingFor = owner
-                transaction.awaited = entry
-                return nil
-            }
+            let otherSide = transaction.beginExternalWait(for: owner, entry: entry)
             if let otherSide { throw RouteError.circularAcrossThreads(entry, here: path, there: otherSide) }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let wait = state.withLock { phase -> Bool in
@@ -68,10 +63,7 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
                 }
                 if !wait { continuation.resume() }
             }
-            CreationCoordinator.withLock {
-                transaction.waitingFor = nil
-                transaction.awaited = nil
-            }
+            transaction.endExternalWait()
         }
     }
 

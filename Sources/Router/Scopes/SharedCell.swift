@@ -2,14 +2,12 @@ import Synchronization
 
 /// Storage for one shared instance whose creation a ``CreationTransaction`` owns while it runs.
 ///
-/// The fields below `owner` are guarded by ``CreationCoordinator``'s lock; a published instance is read
-/// without any lock (see the subclasses).
+/// Who builds it is the ``CreationMachine``'s to know; provisional instances are guarded by
+/// ``CreationCoordinator``'s lock; a published instance is read without any lock (see the subclasses).
 @usableFromInline
 class CreationCell: @unchecked Sendable {
-    // @unchecked: `owner`, `provisionalObject` and the subclasses' provisional values are read and
-    // written only while holding `CreationCoordinator.lock`; published values synchronise themselves.
-    /// The transaction building the instance now; nil when nobody is.
-    nonisolated(unsafe) var owner: CreationTransaction?
+    // @unchecked: `entry` and the subclasses' provisional values are read and written only while holding
+    // `CreationCoordinator`'s lock; published values synchronise themselves.
     /// The registration the cell belongs to, for messages (not retained: the entry outlives its cells'
     /// use in a lookup).
     nonisolated(unsafe) unowned(unsafe) var entry: AnyEntry?

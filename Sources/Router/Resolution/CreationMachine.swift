@@ -1,0 +1,453 @@
+/// The creation protocol of shared instances as a state machine: who builds which instance, who waits
+/// for whom, which lookups merged into a group, what is held back and what is published or forgotten.
+///
+/// It owns no thread, takes no lock and calls no user code: every event is a method that changes the
+/// state and returns what the caller must do (build, wait, publish these, forget those). The engine runs
+/// it under ``CreationCoordinator``'s lock (``CreationTransaction`` is that binding); the tests drive it
+/// with a deterministic scheduler that explores every interleaving of a few lookups
+/// (`CreationMachineExplorerTests`). The rules:
+///
+/// - **Claim.** A transaction that needs an unpublished instance nobody builds becomes the cell's owner
+///   and builds it outside any lock. Anyone else waits for the owner to publish or give it up.
+/// - **Waits that form a cycle merge.** Before waiting, a transaction checks whether the owner's group
+///   waits, through any chain of live waits, for its own group. If so, every group on that chain merges
+///   into one: within a group each member sees the others' provisional instances (a property edge closing
+///   a cycle), and nothing the group built is published before every member has finished.
+/// - **Live waits only.** A wait is recorded when a transaction starts waiting and removed by the event
+///   that ends it (publication, abandonment, a provisional instance in its own group, a merge), never by
+///   the waiter when it wakes, so a woken waiter is never mistaken for a waiting one.
+/// - **Initializer cycles fail.** A transaction that needs an instance its group is building whose
+///   factory has not returned, while the builder waits (through live waits) for it, gets
+///   ``ClaimOutcome/cycle(otherSide:)``.
+/// - **Held, then published or forgotten.** A finished instance is held while its group has other
+///   members, or while the lookup that built it still has preparations it depends on; a group that
+///   fails forgets everything its members held or hold later, and every member fails. When a group ends,
+///   nothing it claimed stays owned.
+struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, Failure> {
+    /// What a claim found.
+    enum ClaimOutcome {
+        /// The instance is published: read it from the cell.
+        case published
+        /// The caller owns the cell now: build the instance, then ``finish(_:_:drain:queuedAfter:payload:)``
+        /// or ``abandon(_:_:)`` it.
+        case build
+        /// The caller's group is building it and its factory returned: use the provisional instance.
+        case provisional
+        /// An initializer-only cycle: the caller's group is building it, its factory has not returned,
+        /// and it cannot (the builder waits for the caller). `otherSide` is the builder when it is another
+        /// transaction.
+        case cycle(otherSide: Txn?)
+        /// Another transaction builds it: wait for a wake-up, then claim again.
+        case wait
+        /// The caller's group failed.
+        case failed(Failure)
+    }
+
+    /// What ending a build found.
+    enum FinishOutcome {
+        /// Publish the instance now.
+        case publish(Payload)
+        /// Keep it unpublished; the machine publishes or forgets it later.
+        case held
+        /// Forget the instance: the caller's group failed.
+        case discard(Payload)
+    }
+
+    /// What ending a transaction found.
+    enum EndOutcome {
+        /// The transaction ended: publish and forget these.
+        case ended(publish: [Payload], discard: [Payload], release: [Cell], failure: Failure?)
+        /// Other members of the group are still running: wait for a wake-up, then ask ``outcome(of:)``.
+        case waitForGroup
+    }
+
+    /// An instance built but not published yet.
+    struct Held {
+        var cell: Cell
+        var payload: Payload
+        /// How many preparations of `drain` must have run before it may be published; nil when only the
+        /// group's end publishes it.
+        var queuedAfter: Int
+        var drain: Drain
+    }
+
+    struct CellRecord {
+        var owner: Txn
+        var hasProvisional = false
+    }
+
+    struct TxnRecord {
+        var group: Int
+        /// The cell this transaction waits for; nil when it is not waiting (or its wait has ended).
+        var waitingFor: Cell?
+        /// The transaction it waits for outside this machine's cells (an async cell's builder).
+        var waitingForTxn: Txn?
+        var held: [Held] = []
+        /// The cells it claimed, outermost first (for messages).
+        var claims: [Cell] = []
+        var finished = false
+        /// Whether it committed and waits for the rest of its group.
+        var waitsForGroup = false
+        /// Set when its group ended while it waited for it.
+        var outcome: (publish: [Payload], discard: [Payload], release: [Cell], failure: Failure?)?
+    }
+
+    struct GroupRecord {
+        var members: [Txn]
+        var unfinished: Int
+        var failure: Failure?
+    }
+
+    private(set) var cells: [Cell: CellRecord] = [:]
+    private(set) var txns: [Txn: TxnRecord] = [:]
+    private(set) var groups: [Int: GroupRecord] = [:]
+    private var nextGroup = 0
+    /// Set by every event that ended a wait (a release, a provisional instance, a merge, a failure, a
+    /// group's end): the binding must wake the waiting threads. Waking without it is harmless; not waking
+    /// with it set is a lost wake-up, which the explorer reports as a deadlock.
+    private(set) var needsWake = false
+
+    init() {}
+
+    /// Whether waiters must be woken, clearing the flag.
+    mutating func takeWake() -> Bool {
+        defer { needsWake = false }
+        return needsWake
+    }
+
+    /// Whether nothing is owned, held, waited for or running: what must be true between lookups.
+    var isIdle: Bool { cells.isEmpty && txns.isEmpty && groups.isEmpty }
+
+    // MARK: Events
+
+    /// Registers a transaction (idempotent).
+    mutating func begin(_ txn: Txn) {
+        guard txns[txn] == nil else { return }
+        let group = nextGroup
+        nextGroup += 1
+        groups[group] = GroupRecord(members: [txn], unfinished: 1)
+        txns[txn] = TxnRecord(group: group)
+    }
+
+    /// `txn` asks for the instance of `cell`; `isPublished` is whether the cell has a published instance.
+    mutating func claim(_ txn: Txn, _ cell: Cell, isPublished: Bool) -> ClaimOutcome {
+        begin(txn)
+        txns[txn]?.waitingFor = nil
+        while true {
+            guard let mine = txns[txn], let group = groups[mine.group] else { return .build }
+            if isPublished { return .published }
+            guard let record = cells[cell] else {
+                cells[cell] = CellRecord(owner: txn)
+                txns[txn]?.claims.append(cell)
+                return .build
+            }
+            if let failure = group.failure { return .failed(failure) }
+            let owner = record.owner
+            let ownerGroup = txns[owner]?.group ?? -1
+            if ownerGroup == mine.group {
+                if record.hasProvisional { return .provisional }
+                if owner == txn { return .cycle(otherSide: nil) }
+                if waitChain(from: owner, reaches: txn) { return .cycle(otherSide: owner) }
+            } else if let chain = groupChain(from: ownerGroup, to: mine.group) {
+                merge(chain + [mine.group])
+                continue
+            }
+            txns[txn]?.waitingFor = cell
+            return .wait
+        }
+    }
+
+    /// The factory of `cell`, which `txn` owns, returned: group members waiting for it may use it.
+    mutating func setProvisional(_ txn: Txn, _ cell: Cell) {
+        guard cells[cell]?.owner == txn else { return }
+        cells[cell]?.hasProvisional = true
+        endWaits(for: cell, groupOf: txn)
+    }
+
+    /// `txn` finished building `cell`'s instance. `queuedAfter`: it must stay held until `drain` has run
+    /// that many preparations (nil: publish as soon as the group allows).
+    mutating func finish(_ txn: Txn, _ cell: Cell, drain: Drain, queuedAfter: Int?, payload: Payload)
+        -> FinishOutcome
+    {
+        guard let mine = txns[txn], let group = groups[mine.group] else { return .publish(payload) }
+        if group.failure != nil {
+            release(cell)
+            return .discard(payload)
+        }
+        if queuedAfter != nil || group.members.count > 1 {
+            txns[txn]?.held.append(Held(cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain))
+            return .held
+        }
+        release(cell)
+        return .publish(payload)
+    }
+
+    /// `txn` gives up building `cell` (its factory or preparation failed): the next claim builds it again.
+    mutating func abandon(_ txn: Txn, _ cell: Cell) {
+        guard cells[cell]?.owner == txn else { return }
+        release(cell)
+    }
+
+    /// `drain` has run every preparation: what it held may be published, unless the group has other
+    /// members (then the group's end publishes it).
+    mutating func publishHeld(_ txn: Txn, by drain: Drain) -> [Payload] {
+        guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1 else { return [] }
+        var published: [Payload] = []
+        var kept: [Held] = []
+        for item in mine.held {
+            if item.drain == drain {
+                published.append(item.payload)
+                release(item.cell)
+            } else {
+                kept.append(item)
+            }
+        }
+        txns[txn]?.held = kept
+        return published
+    }
+
+    /// A nested lookup (`drain`) failed after running `completed` preparations: what it held and whose
+    /// preparations all ran is published, the rest forgotten; in a merged group the group decides.
+    mutating func settleHeld(_ txn: Txn, by drain: Drain, completed: Int) -> (publish: [Payload], discard: [Payload]) {
+        guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1 else { return ([], []) }
+        var result: (publish: [Payload], discard: [Payload]) = ([], [])
+        var kept: [Held] = []
+        for item in mine.held {
+            guard item.drain == drain else {
+                kept.append(item)
+                continue
+            }
+            if item.queuedAfter <= completed {
+                result.publish.append(item.payload)
+            } else {
+                result.discard.append(item.payload)
+            }
+            release(item.cell)
+        }
+        txns[txn]?.held = kept
+        return result
+    }
+
+    /// `txn`'s lookup succeeded. The last member of a group publishes what the group held.
+    mutating func commit(_ txn: Txn) -> EndOutcome {
+        end(txn, failure: nil, completed: [:])
+    }
+
+    /// `txn`'s lookup failed with `failure` (already in the form the other members report). Alone, it
+    /// publishes what it held whose preparations all ran (`completed` per drain) and forgets the rest; in
+    /// a group, the group fails and forgets everything its members held.
+    mutating func rollBack(_ txn: Txn, failure: Failure, completed: [Drain: Int]) -> EndOutcome {
+        end(txn, failure: failure, completed: completed)
+    }
+
+    /// For a transaction that waited for its group: the outcome, once the group ended.
+    mutating func outcome(of txn: Txn) -> EndOutcome {
+        guard let mine = txns[txn] else { return .ended(publish: [], discard: [], release: [], failure: nil) }
+        if let outcome = mine.outcome {
+            txns[txn] = nil
+            return .ended(
+                publish: outcome.publish, discard: outcome.discard, release: outcome.release, failure: outcome.failure)
+        }
+        if let failure = groups[mine.group]?.failure {
+            // The group failed while this member waited: it leaves now; the group's end forgets it.
+            txns[txn]?.waitsForGroup = false
+            return .ended(publish: [], discard: [], release: [], failure: failure)
+        }
+        return .waitForGroup
+    }
+
+    /// `txn` is about to wait for `owner`, which builds an instance outside this machine's cells (an async
+    /// cell). Returns false, recording nothing, when that wait would close a cycle of waits.
+    mutating func waitExternally(_ txn: Txn, for owner: Txn) -> Bool {
+        begin(txn)
+        begin(owner)
+        guard let mine = txns[txn]?.group, let theirs = txns[owner]?.group else { return false }
+        if mine == theirs || groupChain(from: theirs, to: mine) != nil { return false }
+        txns[txn]?.waitingForTxn = owner
+        return true
+    }
+
+    /// Ends the wait recorded by ``waitExternally(_:for:)``.
+    mutating func endExternalWait(_ txn: Txn) {
+        txns[txn]?.waitingForTxn = nil
+    }
+
+    /// The cells `txn` claimed, outermost first, and the one it waits for.
+    func claims(of txn: Txn) -> (claimed: [Cell], awaited: Cell?) {
+        (txns[txn]?.claims ?? [], txns[txn]?.waitingFor)
+    }
+
+    // MARK: Internals
+
+    private mutating func end(_ txn: Txn, failure: Failure?, completed: [Drain: Int]) -> EndOutcome {
+        guard let mine = txns[txn], var group = groups[mine.group] else {
+            return .ended(publish: [], discard: [], release: [], failure: nil)
+        }
+        txns[txn]?.finished = true
+        txns[txn]?.waitingFor = nil
+        group.unfinished -= 1
+        var publish: [Payload] = []
+        var discard: [Payload] = []
+        if let failure {
+            if group.members.count == 1 {
+                for item in mine.held {
+                    if item.queuedAfter <= completed[item.drain, default: 0] {
+                        publish.append(item.payload)
+                    } else {
+                        discard.append(item.payload)
+                    }
+                    release(item.cell)
+                }
+                txns[txn]?.held = []
+            } else {
+                if group.failure == nil {
+                    group.failure = failure
+                    // Members waiting for a cell or for the group learn of the failure.
+                    needsWake = true
+                    for member in group.members { txns[member]?.waitingFor = nil }
+                }
+                for member in group.members {
+                    for item in txns[member]?.held ?? [] {
+                        discard.append(item.payload)
+                        release(item.cell)
+                    }
+                    txns[member]?.held = []
+                }
+            }
+        }
+        groups[mine.group] = group
+        guard group.unfinished == 0 else {
+            if failure != nil || group.failure != nil {
+                // A failed member does not wait for the others: it leaves with the group's failure.
+                let leftovers = releaseOwned(by: txn)
+                return .ended(publish: publish, discard: discard, release: leftovers, failure: group.failure ?? failure)
+            }
+            txns[txn]?.waitsForGroup = true
+            return .waitForGroup
+        }
+        // The group ends: publish (or forget) what its members still hold, release what they still own.
+        let failed = group.failure ?? (group.members.count == 1 ? failure : nil)
+        var releasedCells: [Cell] = []
+        for member in group.members {
+            for item in txns[member]?.held ?? [] {
+                if failed == nil { publish.append(item.payload) } else { discard.append(item.payload) }
+                release(item.cell)
+            }
+            txns[member]?.held = []
+            releasedCells += releaseOwned(by: member)
+        }
+        groups[mine.group] = nil
+        needsWake = true
+        for member in group.members where member != txn {
+            if txns[member]?.waitsForGroup == true {
+                // It waits in `commit` for this moment; its items were published or forgotten above.
+                txns[member]?.outcome = ([], [], [], failed)
+            } else {
+                txns[member] = nil
+            }
+        }
+        txns[txn] = nil
+        return .ended(publish: publish, discard: discard, release: releasedCells, failure: failed)
+    }
+
+    /// Removes `cell`'s ownership and ends every wait for it.
+    private mutating func release(_ cell: Cell) {
+        cells[cell] = nil
+        for (txn, record) in txns where record.waitingFor == cell {
+            txns[txn]?.waitingFor = nil
+            needsWake = true
+        }
+    }
+
+    /// Releases every cell `txn` still owns (claimed, never finished nor abandoned).
+    private mutating func releaseOwned(by txn: Txn) -> [Cell] {
+        let owned = cells.filter { $0.value.owner == txn }.map(\.key)
+        for cell in owned { release(cell) }
+        return owned
+    }
+
+    /// Ends the waits for `cell` of members of `txn`'s group (its provisional instance is theirs to use).
+    private mutating func endWaits(for cell: Cell, groupOf txn: Txn) {
+        guard let group = txns[txn]?.group else { return }
+        for (other, record) in txns where record.waitingFor == cell && record.group == group {
+            txns[other]?.waitingFor = nil
+            needsWake = true
+        }
+    }
+
+    /// The transaction `txn` waits for, through a cell or directly.
+    private func awaitedOwner(of txn: Txn) -> Txn? {
+        guard let record = txns[txn] else { return nil }
+        if let cell = record.waitingFor, let owner = cells[cell]?.owner { return owner }
+        return record.waitingForTxn
+    }
+
+    /// Whether `start` waits, through a chain of live waits within any groups, for `target`.
+    private func waitChain(from start: Txn, reaches target: Txn) -> Bool {
+        var seen: Set<Txn> = []
+        var cursor = start
+        while let owner = awaitedOwner(of: cursor), seen.insert(cursor).inserted {
+            if owner == target { return true }
+            cursor = owner
+        }
+        return false
+    }
+
+    /// A chain of groups from `start` to `target` through live waits (a member of each group waits for a
+    /// cell owned by a member of the next), `start` first and `target` excluded; nil when there is none.
+    private func groupChain(from start: Int, to target: Int) -> [Int]? {
+        var previous: [Int: Int] = [start: start]
+        var frontier = [start]
+        while !frontier.isEmpty {
+            var next: [Int] = []
+            for group in frontier {
+                for member in groups[group]?.members ?? [] {
+                    guard let owner = awaitedOwner(of: member), let awaited = txns[owner]?.group,
+                        previous[awaited] == nil || awaited == target
+                    else { continue }
+                    if awaited == target {
+                        var chain = [group]
+                        var cursor = group
+                        while cursor != start, let before = previous[cursor] {
+                            chain.append(before)
+                            cursor = before
+                        }
+                        return chain.reversed()
+                    }
+                    previous[awaited] = group
+                    next.append(awaited)
+                }
+            }
+            frontier = next
+        }
+        return nil
+    }
+
+    /// Merges `chain`'s groups into the first one, then ends the waits that merging satisfied.
+    private mutating func merge(_ chain: [Int]) {
+        guard let into = chain.first, var target = groups[into] else { return }
+        for group in chain.dropFirst() where group != into {
+            guard let other = groups[group] else { continue }
+            for member in other.members { txns[member]?.group = into }
+            target.members += other.members
+            target.unfinished += other.unfinished
+            if target.failure == nil { target.failure = other.failure }
+            groups[group] = nil
+        }
+        groups[into] = target
+        // A member waiting for a group-mate's cell whose factory returned may take the instance now.
+        for member in target.members {
+            if let cell = txns[member]?.waitingFor, let record = cells[cell], record.hasProvisional,
+                txns[record.owner]?.group == into
+            {
+                txns[member]?.waitingFor = nil
+            }
+        }
+        // Members waiting for a group-mate's cell whose factory runs must look again: the wait may now
+        // be an initializer cycle within the group.
+        needsWake = true
+        for member in target.members where txns[member]?.waitingFor != nil {
+            txns[member]?.waitingFor = nil
+        }
+    }
+}
