@@ -40,6 +40,9 @@ let package = Package(
         // Fakes of the shared protocols and a small test registry, for testing one feature alone.
         .target(name: "ShopTestSupport", dependencies: ["Router", "ShopInterfaces"], path: "Tests/Support"),
         .testTarget(name: "RouterTests", dependencies: ["Router"]),
+        // The creation protocol's state machine, explored schedule by schedule (it is internal, hence a
+        // target of its own with a testable import).
+        .testTarget(name: "CreationExplorerTests", dependencies: ["Router"]),
         // Built as new app targets are, with the main actor as default isolation: the README's example
         // must compile and run there unchanged.
         .testTarget(

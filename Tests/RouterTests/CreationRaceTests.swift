@@ -176,6 +176,40 @@ struct CreationRaceTests {
         }
     }
 
+    /// An initializer-only cycle a(b), b(c), c(a) of singletons, each looked up on a thread of its own
+    /// once all three factories run: it cannot be built, and every lookup says so with
+    /// `circularDependency` (not a factory failure, not a hang).
+    @Test func aThreeThreadInitializerCycleIsACircularDependencyForEveryLookup() throws {
+        for _ in 0..<10 {
+            let names = ["a", "b", "c"]
+            let arrived = Counter()
+            let allIn = Gate()
+            let registry = try sealedRegistry { registry in
+                for (index, name) in names.enumerated() {
+                    let next = names[(index + 1) % names.count]
+                    try registry.register(.race(name)) { r in
+                        if arrived.increment() == names.count { allIn.fire() }
+                        allIn.wait(seconds: 2)
+                        let node = RaceNodeImpl(name)
+                        node.next = try r.resolve(.race(next))
+                        return node
+                    }.scope(.singleton)
+                }
+            }
+            let results = TestLocked<[String: String]>([:])
+            finishesOnItsOwnThread(bound: 30) {
+                onThreads(names.count) { index in
+                    let outcome = Result { try registry.makeDestination(to: .race(names[index])) }
+                    results.withLock { $0[names[index]] = describe(outcome) }
+                }
+            }
+            #expect(
+                results.withLock { $0 } == [
+                    "a": "circularDependency", "b": "circularDependency", "c": "circularDependency",
+                ])
+        }
+    }
+
     /// A singleton whose factory closes a property cycle (B's factory asks for A while A's preparation
     /// is asking for B) must not be visible to other threads before the lookup has prepared A: a reader
     /// that gets B sees A fully prepared through B.next.

@@ -28,8 +28,9 @@ extension RouteError {
     /// when the other one failed: nothing the group built is kept.
     static func groupFailed(_ error: any Error) -> RouteError {
         let reason = (error as? RouteError)?.reason ?? "\(error)"
+        // The code stays the cause's: a cycle found by one member is a cycle for every member.
         return RouteError(
-            .factoryFailed, key: (error as? RouteError)?.key ?? "RouteRegistry",
+            (error as? RouteError)?.code ?? .factoryFailed, key: (error as? RouteError)?.key ?? "RouteRegistry",
             path: (error as? RouteError)?.path ?? [],
             reason:
                 "A lookup on another thread that shared a cycle of shared instances with this one failed, so neither keeps them: \(reason)",

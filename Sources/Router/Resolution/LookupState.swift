@@ -50,6 +50,10 @@ final class LookupState {
     /// property edge). A shared instance whose preparation did so is held until the lookup ends: published
     /// earlier, another thread could reach the ancestor before its preparation has run.
     @exclusivity(unchecked) @usableFromInline var reachedUnfinishedAncestor = false
+    /// Set when a preparation asked for an object an enclosing factory is still building: the preparation
+    /// moves to the enclosing lookup's queue. A flag the engine reads after the preparation returns, not
+    /// the error it throws, decides: user code that swallows the error (`try?`) cannot cancel the move.
+    @exclusivity(unchecked) @usableFromInline var deferralRequested = false
     /// How many pending preparations the top-level drain has run to completion.
     @exclusivity(unchecked) var completed = 0
     /// The creation transaction, made when the lookup first claims a shared instance. A lookup nested in
@@ -172,6 +176,7 @@ final class LookupState {
         inputRef = nil
         sharedFloor = -1
         reachedUnfinishedAncestor = false
+        deferralRequested = false
         completed = 0
         ownTransaction = nil
         outer = nil

@@ -19,7 +19,10 @@ extension Resolver {
     /// enclosing lookup's drain, or an initializer-only cycle.
     @usableFromInline
     func unbuiltAncestor(_ found: Int32, entry: AnyEntry, in graph: ResolutionGraph) -> any Error {
-        if sharedFloor >= 0 && found < sharedFloor { return DeferToEnclosingLookup() }
+        if sharedFloor >= 0 && found < sharedFloor {
+            state.deferralRequested = true
+            return DeferToEnclosingLookup()
+        }
         let path = graph.path(to: current)
         let start = max(0, path.count - cycleLength(from: found, graph: graph))
         return RouteError.circular(Array(path[start...]) + [entry.key.short], entry: entry)
@@ -120,5 +123,6 @@ extension Resolver {
 
 /// Thrown inside a shared instance's preparations when one needs an object that an enclosing factory is
 /// still building: the preparation moves to the enclosing lookup's queue, and the shared instance is
-/// published once it has run. Never escapes a lookup.
+/// published once it has run. Never escapes a lookup. What decides is ``LookupState/deferralRequested``,
+/// set beside it: this error only unwinds the preparation, and user code that catches it changes nothing.
 struct DeferToEnclosingLookup: Error {}

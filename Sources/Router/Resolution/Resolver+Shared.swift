@@ -64,7 +64,10 @@ extension Resolver {
             throw error
         }
         let reached = state.reachedUnfinishedAncestor
-        state.reachedUnfinishedAncestor = outerReached || reached
+        // An instance whose preparation waits for the enclosing lookup is unfinished, and so is whatever
+        // the enclosing factories build around it: they are held too (the explorer's "initializer a(b),
+        // property b.a" scenario).
+        state.reachedUnfinishedAncestor = outerReached || reached || !deferred.isEmpty
         let stateID = ObjectIdentifier(state)
         guard let graph, !deferred.isEmpty || reached else {
             transaction.finish(
@@ -96,9 +99,16 @@ extension Resolver {
         while index < graph.pending.count {
             let item = graph.pending[index]
             index += 1
+            state.deferralRequested = false
             do {
                 try runPending(item, graph: graph)
-            } catch is DeferToEnclosingLookup {
+            } catch  where state.deferralRequested {
+                // Unwound by the deferral (possibly rethrown as another error by user code).
+            }
+            if state.deferralRequested {
+                // Also when the preparation swallowed the deferral (`try?`) and returned: it runs again,
+                // whole, in the enclosing lookup's drain.
+                state.deferralRequested = false
                 deferred.append(item)
             }
         }
