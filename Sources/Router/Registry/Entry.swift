@@ -110,7 +110,10 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.extras = nil
         // The key's parts rather than the key: a `RoutableService<Destination>` argument would need its
         // metadata looked up here.
-        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag, name: name)
+        // The name escaped, as ``RoutableService/keyDescription`` has it.
+        let key = KeyDescription(
+            kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag,
+            name: name.map { RouteError.displayable($0) })
         super.init(
             id: id, key: key, scope: .transient, order: order, dependencies: [], identifier: nil, isDefault: false,
             destinationType: Destination.self, site: site, needsPreparation: false, configurationConforms: nil,
