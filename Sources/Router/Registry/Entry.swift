@@ -84,7 +84,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             identifier: spec.identifier, isDefault: spec.isDefault, destinationType: Destination.self, site: site,
             needsPreparation: hasInjections || spec.didFinish != nil,
             configurationConforms: spec.configurationConforms, argumentTypes: spec.argumentTypes,
-            adapterTarget: spec.adapterTarget, isExclusive: spec.isExclusive, isMainActor: spec.isMainActor)
+            adapterTarget: spec.adapterTarget, isExclusive: spec.isExclusive, isMainActor: spec.isMainActor,
+            isOneOfMany: spec.isOneOfMany)
     }
 
     /// Makes a service registration with nothing but a factory: what ``RouteRegistry/register(_:file:line:factory:)``
@@ -131,6 +132,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         spec.didFinish = didFinish
         spec.hooks = hooks
         spec.isExclusive = isExclusive
+        spec.isOneOfMany = isOneOfMany
         spec.makeConfiguration = makeConfiguration
         spec.configurationType = configurationMetatype
         spec.configurationConforms = configurationConforms
