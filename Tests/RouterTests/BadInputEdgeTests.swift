@@ -87,3 +87,15 @@ struct BadInputEdgeTests {
         #expect(report.problems.allSatisfy { $0.description.contains("[\"a\\u{A}b\"]") })
     }
 }
+
+struct ControlCharactersInRegisteredTextTests {
+    @Test func aLineFeedInAnIdentifierRegisteredTwiceIsEscapedInTheReport() throws {
+        let registry = RouteRegistry()
+        try registry.register(.engine) { _ in V8() }.identifier("parts\nengine")
+        try registry.register(.radio) { _ in RadioImpl() }.identifier("parts\nengine")
+        let problems = try registry.validate().problems
+        #expect(problems.map(\.code) == [.duplicateIdentifier])
+        #expect(problems.allSatisfy { !$0.description.contains("\n") })
+        #expect(problems.first?.reason.hasPrefix("The identifier \"parts\\u{A}engine\" is registered 2 times") == true)
+    }
+}

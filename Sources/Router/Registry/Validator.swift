@@ -41,7 +41,8 @@ struct Validator {
             let names = entries.map { "\($0.key.full) from \($0.owner)" }.joined(separator: " and ")
             return RouteError(
                 .duplicateIdentifier, key: "\"\(identifier)\"",
-                reason: "The identifier \"\(identifier)\" is registered \(entries.count) times: \(names).",
+                reason:
+                    "The identifier \"\(RouteError.displayable(identifier))\" is registered \(entries.count) times: \(names).",
                 hint: "Give each router its own identifier.")
         }
     }
