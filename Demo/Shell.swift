@@ -22,7 +22,7 @@ final class Shell {
         self.registry = registry
         self.write = write
         let stack = ScreenStack { screen in
-            let user = try registry.makeDestination(to: .userSession).currentUser ?? "signed out"
+            let user = try registry.makeDestination(to: .userSession).currentUser.map(Shell.echo) ?? "signed out"
             write("== \(screen.title) == \(user) | badge \(try registry.makeDestination(to: .badge).total)")
             write(screen.render())
         }
@@ -49,7 +49,7 @@ final class Shell {
         if line.utf8.count > Self.maxLineLength, line.count > Self.maxLineLength {
             write(
                 "That line is too long for a command (\(line.count) characters; at most \(Self.maxLineLength)): "
-                    + "\"\(echo(line))\".")
+                    + "\"\(Self.echo(line))\".")
             return true
         }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
@@ -76,7 +76,7 @@ final class Shell {
             case "quit", "exit":
                 write("Bye.")
                 return false
-            default: write("Unknown command \"\(echo(command))\". Type help to see the commands.")
+            default: write("Unknown command \"\(Self.echo(command))\". Type help to see the commands.")
             }
         } catch let error as RouteError {
             write(error.shopMessage?.description ?? error.description)
@@ -94,10 +94,10 @@ final class Shell {
         guard !name.isEmpty else { return write("login needs a name, e.g. login ann.") }
         let session = try registry.makeDestination(to: .userSession)
         if let current = session.currentUser {
-            return write("Already signed in as \(current); logout first.")
+            return write("Already signed in as \(Self.echo(current)); logout first.")
         }
         _ = session.signIn(name)
-        write("Signed in as \(echo(name)).")
+        write("Signed in as \(Self.echo(name)).")
     }
 
     private func logout() throws {
@@ -105,7 +105,7 @@ final class Shell {
         guard session.currentUser != nil else { return write("Nobody is signed in.") }
         try navigator.backToRoot()
         lastResults = []
-        if let name = session.signOut() { write("Signed out \(name).") }
+        if let name = session.signOut() { write("Signed out \(Self.echo(name)).") }
     }
 
     private func search(_ text: String) throws {
@@ -131,7 +131,7 @@ final class Shell {
             let digits = argument.first == "-" || argument.first == "+" ? argument.dropFirst() : argument[...]
             if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
                 return write(
-                    "There is no result \(echo(argument)); the last search found \(countOf(lastResults.count, "book"))."
+                    "There is no result \(Self.echo(argument)); the last search found \(countOf(lastResults.count, "book"))."
                 )
             }
             return write("add needs a result number, e.g. add 1.")
@@ -143,7 +143,7 @@ final class Shell {
         let cart = try registry.makeDestination(to: .cart) { $0.constructCart(owner: user) }
         cart.add(book)
         write(
-            "Added \"\(book.title)\" to \(user)'s cart (\(countOf(cart.items.count, "book")), "
+            "Added \"\(book.title)\" to \(Self.echo(user))'s cart (\(countOf(cart.items.count, "book")), "
                 + "\(Money.format(cart.totalCents))).")
     }
 
@@ -182,7 +182,7 @@ final class Shell {
     // MARK: Helpers
 
     /// `input` as a reply quotes it: its first ``echoLength`` characters, then "…" if there were more.
-    private func echo(_ input: String) -> String {
+    private static func echo(_ input: String) -> String {
         guard input.utf8.count > Self.echoLength, input.count > Self.echoLength else { return input }
         return input.prefix(Self.echoLength) + "…"
     }

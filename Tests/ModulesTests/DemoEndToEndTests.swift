@@ -266,7 +266,7 @@ struct DemoEndToEndTests {
         // 20 MB on one line, as a paste gone wrong: the reply quotes its start, not the whole of it.
         let huge = String(repeating: "x", count: 20 << 20)
         let long = "bogus" + String(repeating: "y", count: 200)
-        let run = try await DemoRunner.run([huge, long, "login " + long, "quit"])
+        let run = try await DemoRunner.run([huge, long, "login " + long, "login ann", "logout", "quit"])
         let sixty = "bogus" + String(repeating: "y", count: 55)
         // Measured first, so that a failure does not print 20 MB either.
         try #require(run.output.utf8.count < 2_000, "the reply is \(run.output.utf8.count) bytes")
@@ -275,6 +275,8 @@ struct DemoEndToEndTests {
                 That line is too long for a command (20971520 characters; at most 1000): "\(String(repeating: "x", count: 60))…".
                 Unknown command "\(sixty)…". Type help to see the commands.
                 Signed in as \(sixty)….
+                Already signed in as \(sixty)…; logout first.
+                Signed out \(sixty)….
                 Bye.
 
                 """)
