@@ -22,7 +22,7 @@ final class Shell {
         self.registry = registry
         self.write = write
         let stack = ScreenStack { screen in
-            let user = try registry.makeDestination(to: .userSession).currentUser ?? "signed out"
+            let user = try registry.makeDestination(to: .userSession).currentUser.map(Shell.echo) ?? "signed out"
             write("== \(screen.title) == \(user) | badge \(try registry.makeDestination(to: .badge).total)")
             write(screen.render())
         }
@@ -38,8 +38,20 @@ final class Shell {
         _ = try? navigator.backToRoot()
     }
 
+    /// The longest line read as a command; a longer one (a paste gone wrong) is refused.
+    static let maxLineLength = 1_000
+    /// How much of a piece of input a reply quotes back.
+    static let echoLength = 60
+
     /// Runs one command line; returns false when the user asked to quit.
     func run(_ line: String) -> Bool {
+        // The UTF-8 count first: it is at least the character count, and costs nothing to read.
+        if line.utf8.count > Self.maxLineLength, line.count > Self.maxLineLength {
+            write(
+                "That line is too long for a command (\(line.count) characters; at most \(Self.maxLineLength)): "
+                    + "\"\(Self.echo(line))\".")
+            return true
+        }
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let command = words.first?.lowercased() else { return true }
         let argument = words.dropFirst().joined(separator: " ")
@@ -64,7 +76,7 @@ final class Shell {
             case "quit", "exit":
                 write("Bye.")
                 return false
-            default: write("Unknown command \"\(command)\". Type help to see the commands.")
+            default: write("Unknown command \"\(Self.echo(command))\". Type help to see the commands.")
             }
         } catch let error as RouteError {
             write(error.shopMessage?.description ?? error.description)
@@ -82,10 +94,10 @@ final class Shell {
         guard !name.isEmpty else { return write("login needs a name, e.g. login ann.") }
         let session = try registry.makeDestination(to: .userSession)
         if let current = session.currentUser {
-            return write("Already signed in as \(current); logout first.")
+            return write("Already signed in as \(Self.echo(current)); logout first.")
         }
         _ = session.signIn(name)
-        write("Signed in as \(name).")
+        write("Signed in as \(Self.echo(name)).")
     }
 
     private func logout() throws {
@@ -93,7 +105,7 @@ final class Shell {
         guard session.currentUser != nil else { return write("Nobody is signed in.") }
         try navigator.backToRoot()
         lastResults = []
-        if let name = session.signOut() { write("Signed out \(name).") }
+        if let name = session.signOut() { write("Signed out \(Self.echo(name)).") }
     }
 
     private func search(_ text: String) throws {
@@ -115,6 +127,13 @@ final class Shell {
                     : "The last search found nothing to add; search again.")
         }
         guard let number = Int(argument) else {
+            // A whole number too large for an Int is a result that does not exist, not a word.
+            let digits = argument.first == "-" || argument.first == "+" ? argument.dropFirst() : argument[...]
+            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                return write(
+                    "There is no result \(Self.echo(argument)); the last search found \(countOf(lastResults.count, "book"))."
+                )
+            }
             return write("add needs a result number, e.g. add 1.")
         }
         guard lastResults.indices.contains(number - 1) else {
@@ -124,7 +143,7 @@ final class Shell {
         let cart = try registry.makeDestination(to: .cart) { $0.constructCart(owner: user) }
         cart.add(book)
         write(
-            "Added \"\(book.title)\" to \(user)'s cart (\(countOf(cart.items.count, "book")), "
+            "Added \"\(book.title)\" to \(Self.echo(user))'s cart (\(countOf(cart.items.count, "book")), "
                 + "\(Money.format(cart.totalCents))).")
     }
 
@@ -161,6 +180,12 @@ final class Shell {
     }
 
     // MARK: Helpers
+
+    /// `input` as a reply quotes it: its first ``echoLength`` characters, then "…" if there were more.
+    private static func echo(_ input: String) -> String {
+        guard input.utf8.count > Self.echoLength, input.count > Self.echoLength else { return input }
+        return input.prefix(Self.echoLength) + "…"
+    }
 
     private func countOf(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"

@@ -1,4 +1,4 @@
-// expected-error: pack expansion requires that 'Int' and '' have the same shape
+// expected-error: contextual closure type '@Sendable (inout Resolver, String, Int) throws -> any Greeting' expects 3 arguments, but 2 were used in closure body
 // expected-errors: 1
 //
 // An arguments factory with one value fewer than the argument types.

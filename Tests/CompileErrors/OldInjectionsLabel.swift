@@ -1,5 +1,5 @@
-// expected-error: extra arguments at positions #2, #3 in call
-// expected-errors: 5
+// expected-error: 'register(_:scope:identifier:isDefault:dependencies:injections:prepare:didFinishPrepare:hooks:exclusive:file:line:factory:)' is unavailable: the labels are modifiers now: register(.key) { r in … } then .scope(.singleton), .identifier("…"), .asDefault(), .dependencies(…), .injecting(\.property, .key), .preparing { destination, r in … }, .didFinishPrepare { destination, r in … }, .hooks(…), .exclusive()
+// expected-errors: 1
 //
 // The old injections: label.
 

@@ -40,8 +40,8 @@ nonisolated final class BadgeSourceImpl: BadgeSource {
 /// A registry whose main-actor keys are made in each of the ways a lookup can reach them.
 private func makeBadgeRegistry() throws -> RouteRegistry {
     let registry = RouteRegistry()
-    try registry.registerOnMainActor(.badge) { _ in BadgeModel(count: 1) }.identifier("badge")
-    try registry.registerOnMainActor(.badge) { _ in BadgeModel(count: 2) }
+    try registry.registerOnMainActor(.badge) { _ in BadgeModel(count: 1) }.identifier("badge").oneOfMany()
+    try registry.registerOnMainActor(.badge) { _ in BadgeModel(count: 2) }.oneOfMany()
     try registry.registerOnMainActor(.badgeHost) { r in
         BadgeHostModel(badge: try r.provider(.badge.named("first"))())
     }

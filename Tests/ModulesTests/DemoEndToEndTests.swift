@@ -262,6 +262,43 @@ struct DemoEndToEndTests {
         #expect(empty.status == 0)
     }
 
+    @Test func aHugeBadCommandIsEchoedShortened() async throws {
+        // 20 MB on one line, as a paste gone wrong: the reply quotes its start, not the whole of it.
+        let huge = String(repeating: "x", count: 20 << 20)
+        let long = "bogus" + String(repeating: "y", count: 200)
+        let run = try await DemoRunner.run([huge, long, "login " + long, "login ann", "logout", "quit"])
+        let sixty = "bogus" + String(repeating: "y", count: 55)
+        // Measured first, so that a failure does not print 20 MB either.
+        try #require(run.output.utf8.count < 2_000, "the reply is \(run.output.utf8.count) bytes")
+        #expect(
+            run.output == """
+                That line is too long for a command (20971520 characters; at most 1000): "\(String(repeating: "x", count: 60))…".
+                Unknown command "\(sixty)…". Type help to see the commands.
+                Signed in as \(sixty)….
+                Already signed in as \(sixty)…; logout first.
+                Signed out \(sixty)….
+                Bye.
+
+                """)
+        #expect(run.errors == "")
+        #expect(run.status == 0)
+    }
+
+    @Test func aResultNumberTooLargeForAnIntIsNoSuchResult() async throws {
+        try await expectTranscript(
+            ["login ann", "search tale", "add 99999999999999999999", "add -99999999999999999999", "add 2x", "quit"],
+            """
+            Signed in as ann.
+            == Search "tale" == ann | badge 1
+              1. Terminal Tales, Sam Ortiz, $15.00
+              2. A Tale of Two Modules, Eva Lind, $12.00
+            There is no result 99999999999999999999; the last search found 2 books.
+            There is no result -99999999999999999999; the last search found 2 books.
+            add needs a result number, e.g. add 1.
+            Bye.
+            """)
+    }
+
     @Test func openingScreensByPath() async throws {
         try await expectTranscript(
             [

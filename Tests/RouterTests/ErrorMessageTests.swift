@@ -56,8 +56,9 @@ struct ErrorMessageTests {
 
     @Test func ambiguousRegistrationListsTheCandidates() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.engine, line: 1) { _ in V8() }
-            try registry.register(.engine, line: 2) { _ in V8() }
+            // Marked as meant to be many, so that sealing lets them through to the lookup.
+            try registry.register(.engine, line: 1) { _ in V8() }.oneOfMany()
+            try registry.register(.engine, line: 2) { _ in V8() }.oneOfMany()
         }
         let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .engine) }
         #expect(error?.code == .ambiguousRegistration)

@@ -52,7 +52,7 @@ struct MakeDestinationTests {
 
     @Test func manyLookupReturnsEveryRegistrationInOrder() throws {
         let registry = try sealedRegistry { registry in
-            for position in 1...4 { try registry.register(.wheel) { _ in WheelImpl(position: position) } }
+            for position in 1...4 { try registry.register(.wheel) { _ in WheelImpl(position: position) }.oneOfMany() }
         }
         #expect(try registry.makeDestinations(to: .wheel).map(\.position) == [1, 2, 3, 4])
         #expect(try registry.makeDestinations(to: .radio).isEmpty)

@@ -26,33 +26,33 @@ func registerWheels(_ filings: [WheelFiling], from first: Int = 1, in registry: 
         let position = first + offset
         switch filing {
         case .direct:
-            try registry.register(.wheel) { _ in WheelImpl(position: position) }
+            try registry.register(.wheel) { _ in WheelImpl(position: position) }.oneOfMany()
         case .also:
             try registry.register(.wheel.named("wheel \(position)")) { _ in WheelImpl(position: position) }
-                .also(.wheel)
+                .also(.wheel).oneOfMany()
         case .alsoAddedLater:
             later.append(
                 try registry.register(.wheel.named("wheel \(position)")) { _ in WheelImpl(position: position) })
         }
     }
-    for registration in later { try registration.also(.wheel) }
+    for registration in later { try registration.also(.wheel).oneOfMany() }
 }
 
 struct ManyLookupOrderTests {
     @Test func aKeyAddedWithAlsoToAnEarlierRegistrationComesFirst() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.wheel.named("front")) { _ in WheelImpl(position: 1) }.also(.wheel)
-            try registry.register(.wheel) { _ in WheelImpl(position: 2) }
-            try registry.register(.wheel) { _ in WheelImpl(position: 3) }
+            try registry.register(.wheel.named("front")) { _ in WheelImpl(position: 1) }.also(.wheel).oneOfMany()
+            try registry.register(.wheel) { _ in WheelImpl(position: 2) }.oneOfMany()
+            try registry.register(.wheel) { _ in WheelImpl(position: 3) }.oneOfMany()
         }
         #expect(try registry.makeDestinations(to: .wheel).map(\.position) == [1, 2, 3])
     }
 
     @Test func aKeyAddedWithAlsoBetweenDirectRegistrationsKeepsItsPlace() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.wheel) { _ in WheelImpl(position: 1) }
-            try registry.register(.wheel.named("spare")) { _ in WheelImpl(position: 2) }.also(.wheel)
-            try registry.register(.wheel) { _ in WheelImpl(position: 3) }
+            try registry.register(.wheel) { _ in WheelImpl(position: 1) }.oneOfMany()
+            try registry.register(.wheel.named("spare")) { _ in WheelImpl(position: 2) }.also(.wheel).oneOfMany()
+            try registry.register(.wheel) { _ in WheelImpl(position: 3) }.oneOfMany()
         }
         #expect(try registry.makeDestinations(to: .wheel).map(\.position) == [1, 2, 3])
     }
@@ -82,7 +82,7 @@ struct ManyLookupOrderTests {
 
     @Test func anOverridesAlsoKeyServesThatKeyInsideWithOverrides() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.wheel) { _ in WheelImpl(position: 1) }
+            try registry.register(.wheel) { _ in WheelImpl(position: 1) }.oneOfMany()
         }
         let positions = try registry.withOverrides { overrides in
             try overrides.register(.wheel.named("spare")) { _ in WheelImpl(position: 2) }.also(.wheel)
@@ -97,9 +97,9 @@ struct ManyLookupOrderTests {
 struct AlsoKeyGraphTests {
     @Test func theGraphListsAnAlsoKeyRightAfterItsRegistrationBeforeAndAfterSealing() throws {
         let registry = RouteRegistry()
-        try registry.register(.wheel) { _ in WheelImpl(position: 1) }
-        try registry.register(.wheel.named("spare")) { _ in WheelImpl(position: 2) }.also(.wheel)
-        try registry.register(.wheel) { _ in WheelImpl(position: 3) }
+        try registry.register(.wheel) { _ in WheelImpl(position: 1) }.oneOfMany()
+        try registry.register(.wheel.named("spare")) { _ in WheelImpl(position: 2) }.also(.wheel).oneOfMany()
+        try registry.register(.wheel) { _ in WheelImpl(position: 3) }.oneOfMany()
         let unsealed = try registry.dependencyGraph()
         try registry.seal()
         let sealed = try registry.dependencyGraph()

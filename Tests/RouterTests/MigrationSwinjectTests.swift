@@ -41,7 +41,8 @@ enum SwinjectPort {
             try registry.register(.engine) { _ in V8() }.scope(.singleton)
             try registry.register(.engine.named("diesel")) { _ in V8(horsepower: 180) }
             for position in ["front left", "front right", "rear left", "rear right"] {
-                try registry.register(.wheel) { _ in Tyre(position: position) }
+                // Several registrations of one key, made on purpose (Swinject would keep the last).
+                try registry.register(.wheel) { _ in Tyre(position: position) }.oneOfMany()
             }
         }
     }

@@ -223,8 +223,9 @@ struct ArgumentOverloadTests {
 
     @Test func twoRegistrationsWithoutArgumentsBesideOneWithArgumentsAreStillAmbiguous() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.hamster) { _ in HamsterImpl(name: "a") }
-            try registry.register(.hamster) { _ in HamsterImpl(name: "b") }
+            // Marked as meant to be many: unmarked, sealing reports them (AccidentalDuplicateTests).
+            try registry.register(.hamster) { _ in HamsterImpl(name: "a") }.oneOfMany()
+            try registry.register(.hamster) { _ in HamsterImpl(name: "b") }.oneOfMany()
             try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name) }.asDefault()
         }
         let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .hamster) }
@@ -234,8 +235,9 @@ struct ArgumentOverloadTests {
 
     @Test func onlyRegistrationsWithTheSameArgumentTypesAreAmbiguous() throws {
         let registry = try sealedRegistry { registry in
-            try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name) }
+            try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name) }.oneOfMany()
             try registry.register(.hamster, arguments: String.self) { _, name in HamsterImpl(name: name + "!") }
+                .oneOfMany()
         }
         let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .hamster, arguments: "Pip") }
         #expect(error?.code == .ambiguousRegistration)

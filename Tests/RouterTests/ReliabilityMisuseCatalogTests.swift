@@ -321,9 +321,18 @@ extension RelMisuse {
                 "RoutableService<Radio> has 2 registrations (registration #2 from RouterTests/ReliabilityMisuseCatalogTests.swift:1, registration #3 from RouterTests/ReliabilityMisuseCatalogTests.swift:2) and none is marked as the default. Hint: "
                 + "Mark exactly one with .asDefault(), tag the others, or look them all up with resolveAll. Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:)).",
             setUp: { registry in
+                try registry.register(.radio, line: 1) { _ in RadioImpl() }.oneOfMany()
+                try registry.register(.radio, line: 2) { _ in RadioImpl() }.oneOfMany()
+            }, misuse: { _ = try $0.makeDestination(to: .radio) }),
+        RelMisuse(
+            name: "a key registered twice by mistake", code: .validationFailed,
+            message:
+                "Sealing found 1 problem:\n- RoutableService<Radio> is registered 2 times, by RouterTests/ReliabilityMisuseCatalogTests.swift:1 and RouterTests/ReliabilityMisuseCatalogTests.swift:2: a lookup of it is ambiguous. Hint: Remove the one made by mistake, or mark the one a lookup gets with .asDefault(); a key meant to have many (makeDestinations(to:)) marks each with .oneOfMany(). Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:)).",
+            seal: false, afterwards: .staysOpenWithSameError,
+            setUp: { registry in
                 try registry.register(.radio, line: 1) { _ in RadioImpl() }
                 try registry.register(.radio, line: 2) { _ in RadioImpl() }
-            }, misuse: { _ = try $0.makeDestination(to: .radio) }),
+            }, misuse: { try $0.seal() }),
         RelMisuse(
             name: "two defaults", code: .validationFailed,
             message:

@@ -48,7 +48,7 @@ struct ReliabilityStressTests {
             try registry.register(graphWheel) { _ in WheelImpl(position: 1) }.scope(.graph)
             try registry.register(positioned, arguments: Int.self) { _, position in WheelImpl(position: position) }
             for position in 0..<3 {
-                try registry.register(manyWheel) { _ in WheelImpl(position: position) }
+                try registry.register(manyWheel) { _ in WheelImpl(position: position) }.oneOfMany()
             }
             try registry.register(.radio) { _ in
                 calls.radio.increment()

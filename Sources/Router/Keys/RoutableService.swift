@@ -86,8 +86,12 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
     /// The key as it reads in messages, for example `RoutableService<any Engine>[tag: Diesel]`.
     public var description: String { keyDescription.full }
 
+    /// The key's parts for messages; a name is kept with its control characters escaped (a line feed in a
+    /// name would otherwise start a new line in a report that lists one problem per line).
     var keyDescription: KeyDescription {
-        KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag, name: name)
+        KeyDescription(
+            kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag,
+            name: name.map { RouteError.displayable($0) })
     }
 
     /// Keys are equal when they reach the same registrations.

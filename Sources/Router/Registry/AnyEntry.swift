@@ -31,6 +31,9 @@ class AnyEntry: @unchecked Sendable {
     var adapterTarget: KeyDescription? { options?.adapterTarget }
     /// Whether no other registration may serve this key's protocol.
     let isExclusive: Bool
+    /// Whether the registration is meant as one of several for its key (``Registration/oneOfMany()``), so
+    /// that sealing does not take the others for registrations made by mistake.
+    let isOneOfMany: Bool
     /// Whether made objects need a preparation step after the factory (injections or a finish hook).
     @usableFromInline let needsPreparation: Bool
     /// Transient with nothing to prepare: the lookup can run the factory straight away.
@@ -40,7 +43,7 @@ class AnyEntry: @unchecked Sendable {
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
         identifier: String?, isDefault: Bool, destinationType: Any.Type, site: RegistrationSite,
         needsPreparation: Bool, configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?,
-        adapterTarget: KeyDescription?, isExclusive: Bool, isMainActor: Bool
+        adapterTarget: KeyDescription?, isExclusive: Bool, isMainActor: Bool, isOneOfMany: Bool = false
     ) {
         self.id = id
         self.key = key
@@ -61,6 +64,7 @@ class AnyEntry: @unchecked Sendable {
             self.options = nil
         }
         self.isExclusive = isExclusive
+        self.isOneOfMany = isOneOfMany
     }
 
     /// The less common parts of a registration (see `options`).

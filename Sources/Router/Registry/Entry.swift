@@ -84,7 +84,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             identifier: spec.identifier, isDefault: spec.isDefault, destinationType: Destination.self, site: site,
             needsPreparation: hasInjections || spec.didFinish != nil,
             configurationConforms: spec.configurationConforms, argumentTypes: spec.argumentTypes,
-            adapterTarget: spec.adapterTarget, isExclusive: spec.isExclusive, isMainActor: spec.isMainActor)
+            adapterTarget: spec.adapterTarget, isExclusive: spec.isExclusive, isMainActor: spec.isMainActor,
+            isOneOfMany: spec.isOneOfMany)
     }
 
     /// Makes a service registration with nothing but a factory: what ``RouteRegistry/register(_:file:line:factory:)``
@@ -110,7 +111,10 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.extras = nil
         // The key's parts rather than the key: a `RoutableService<Destination>` argument would need its
         // metadata looked up here.
-        let key = KeyDescription(kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag, name: name)
+        // The name escaped, as ``RoutableService/keyDescription`` has it.
+        let key = KeyDescription(
+            kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag,
+            name: name.map { RouteError.displayable($0) })
         super.init(
             id: id, key: key, scope: .transient, order: order, dependencies: [], identifier: nil, isDefault: false,
             destinationType: Destination.self, site: site, needsPreparation: false, configurationConforms: nil,
@@ -128,6 +132,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         spec.didFinish = didFinish
         spec.hooks = hooks
         spec.isExclusive = isExclusive
+        spec.isOneOfMany = isOneOfMany
         spec.makeConfiguration = makeConfiguration
         spec.configurationType = configurationMetatype
         spec.configurationConforms = configurationConforms

@@ -81,6 +81,27 @@ public struct Registration<Destination, Root>: Sendable {
         try change { $0.isExclusive = true }
     }
 
+    /// Marks this registration as one of several for its key, made to be looked up together
+    /// (``RouteRegistry/makeDestinations(to:isolation:)``, ``Resolver/resolveAll(_:)``): plug-ins, handlers,
+    /// wheels.
+    ///
+    /// ```swift
+    /// try registry.register(.wheel) { _ in WheelImpl(position: 1) }.oneOfMany()
+    /// try registry.register(.wheel) { _ in WheelImpl(position: 2) }.oneOfMany()
+    /// ```
+    ///
+    /// Without it, a key registered twice with the same argument types is taken for a mistake (two modules
+    /// registering the same key): ``RouteRegistry/seal()`` and ``RouteRegistry/validate()`` report it as an
+    /// ``RouteError/Code/ambiguousRegistration`` problem naming every registration's site, unless one of
+    /// them is ``asDefault()`` or some registration declares a ``RouteDependency/many(_:)`` dependency on
+    /// the key. A single lookup of a key whose registrations are all `oneOfMany` stays ambiguous.
+    /// - Returns: This registration, for the next modifier.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func oneOfMany() throws -> Self {
+        try change { $0.isOneOfMany = true }
+    }
+
     /// Adds hooks fired for every ``Route`` to this registration's destinations, whoever performs it.
     /// - Parameter hooks: The hooks.
     /// - Returns: This registration, for the next modifier.
@@ -106,7 +127,8 @@ public struct Registration<Destination, Root>: Sendable {
     ) throws -> Self {
         // Always inlined: where the registration writes the key path literally, the optimizer turns this
         // key-path write into a direct property write (about 300 instructions less per injection).
-        let injection = Injection<Destination>(dependency: .property(key)) { destination, resolver in
+        let injection = Injection<Destination>(dependency: .property(key).lookedUpWithoutArguments) {
+            destination, resolver in
             try Self.root(of: destination)[keyPath: property] = try resolver.resolve(key)
         }
         return try adding(injection)
@@ -122,7 +144,8 @@ public struct Registration<Destination, Root>: Sendable {
     public func injecting<Value>(
         _ property: any ReferenceWritableKeyPath<Root, Value?> & Sendable, _ key: RoutableService<Value>
     ) throws -> Self {
-        let injection = Injection<Destination>(dependency: .property(key)) { destination, resolver in
+        let injection = Injection<Destination>(dependency: .property(key).lookedUpWithoutArguments) {
+            destination, resolver in
             try Self.root(of: destination)[keyPath: property] = try resolver.resolve(key)
         }
         return try adding(injection)

@@ -15,6 +15,7 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     var didFinish: (@Sendable (Destination, inout Resolver) throws -> Void)?
     var hooks = RouteHooks<Destination>()
     var isExclusive = false
+    var isOneOfMany = false
     var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
     var configurationType: Any.Type?
     var configurationConforms: (@Sendable () -> Bool)?
@@ -79,6 +80,8 @@ extension Entry {
                 hint: "Make the destination adopt \(TypeName.of(Other.self)), or register \(otherKey.full) on its own.")
         }
         spec.dependencies = [RouteDependency(id: id, key: primaryKey, kind: .initializer)]
+        // Marked as the registration it serves is: `.oneOfMany()` says so for every key it serves.
+        spec.isOneOfMany = isOneOfMany
         return Entry<Other>(id: key.id, key: otherKey, order: order, site: site, spec: spec)
     }
 }

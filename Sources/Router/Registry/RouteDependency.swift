@@ -28,11 +28,23 @@ public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     let key: KeyDescription
     /// How the dependency reaches the destination.
     public let kind: Kind
+    /// Whether the library itself looks the key up, without arguments (an auto-wired initializer
+    /// parameter, a key-path injection), so that sealing can report a key that takes some. A dependency
+    /// declared by hand may be resolved with arguments by its factory.
+    private(set) var isLookedUpWithoutArguments = false
 
     init(id: KeyID, key: KeyDescription, kind: Kind) {
         self.id = id
         self.key = key
         self.kind = kind
+    }
+
+    /// This dependency, as one the library looks up without arguments.
+    @usableFromInline
+    var lookedUpWithoutArguments: Self {
+        var copy = self
+        copy.isLookedUpWithoutArguments = true
+        return copy
     }
 
     /// A dependency passed to the initializer.

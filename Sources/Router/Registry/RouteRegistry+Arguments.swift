@@ -1,5 +1,47 @@
+// One public overload per argument count (one, two, three), not one over a parameter pack. With a pack,
+// a closure that does not spell its parameter types, `{ r, id in … r.resolve(…) }`, gets `r` as a `let`
+// unless the pack holds exactly one type: Swift 6.3 keeps `inout` on a closure parameter only when the
+// closure has as many parameters as the function type has before its pack is expanded, so
+// `(inout Resolver, First, repeat each Argument)` compiled `{ r, a, b in }` and rejected `{ r, a in }` and
+// `{ r, a, b, c in }` with "cannot use mutating member on immutable value: 'r' is a 'let' constant".
+// A function type without a pack has no such step. The work stays in one pack-generic function below;
+// more than three values go in one argument (a struct, or a tuple: `arguments: (String, Int, Bool, Int).self`).
+
 extension RouteRegistry {
-    /// Registers a factory that takes runtime arguments, given at each lookup and checked by type.
+    /// Registers a factory that takes one runtime argument, given at each lookup and checked by type: a
+    /// screen made for an identifier, say.
+    ///
+    /// ```swift
+    /// try registry.register(.bookDetail, arguments: Int.self) { r, id in
+    ///     BookDetailImpl(book: try r.resolve(.catalog).book(id))
+    /// }
+    /// let detail = try registry.makeDestination(to: .bookDetail, arguments: 3)
+    /// ```
+    ///
+    /// A lookup whose arguments differ in number or type fails with ``RouteError/Code/argumentMismatch``,
+    /// naming the expected and the given types; it never gives nil. A key may be registered once per
+    /// argument list: the types a lookup passes pick the registration, and a lookup without arguments (or a
+    /// dependency resolved without them) gets the key's registration that takes none. A shared instance
+    /// keeps the arguments of the lookup that built it. Two and three arguments have their own forms; more
+    /// go in one struct or tuple.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The argument's type.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination from the resolver and the argument.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func register<Destination, First>(
+        _ key: RoutableService<Destination>, arguments first: First.Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable (inout Resolver, First) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
+    /// Registers a factory that takes two runtime arguments, given at each lookup and checked by type.
     ///
     /// ```swift
     /// try registry.register(.greeting, arguments: String.self, Int.self) { r, name, times in
@@ -8,25 +50,127 @@ extension RouteRegistry {
     /// let greeting = try registry.makeDestination(to: .greeting, arguments: "Ann", 2)
     /// ```
     ///
-    /// A lookup whose arguments differ in number or type fails with ``RouteError/Code/argumentMismatch``,
-    /// naming the expected and the given types; it never gives nil. A key may be registered once per
-    /// argument list: the types a lookup passes pick the registration, and a lookup without arguments (or a
-    /// dependency resolved without them) gets the key's registration that takes none. A shared instance
-    /// keeps the arguments of the lookup that built it.
+    /// The arguments follow the rules of ``register(_:arguments:file:line:factory:)``.
     /// - Parameters:
     ///   - key: The key the factory serves.
     ///   - first: The first argument's type.
-    ///   - rest: The other arguments' types, in order.
+    ///   - second: The second argument's type.
     ///   - file: The registering file, for messages (leave the default).
     ///   - line: The registering line, for messages (leave the default).
     ///   - factory: Makes the destination from the resolver and the arguments.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
-    public func register<Destination, First, each Argument>(
-        _ key: RoutableService<Destination>,
-        arguments first: First.Type, _ rest: repeat (each Argument).Type,
+    public func register<Destination, First, Second>(
+        _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
         file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable (inout Resolver, First, Second) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
+    /// Registers a factory that takes three runtime arguments, given at each lookup and checked by type.
+    ///
+    /// The arguments follow the rules of ``register(_:arguments:file:line:factory:)``.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The first argument's type.
+    ///   - second: The second argument's type.
+    ///   - third: The third argument's type.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination from the resolver and the arguments.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func register<Destination, First, Second, Third>(
+        _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
+        _ third: Third.Type, file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @Sendable (inout Resolver, First, Second, Third) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
+    /// Registers a factory that takes one runtime argument and must run on the main actor: a screen made
+    /// for an identifier, say.
+    ///
+    /// ```swift
+    /// try registry.registerOnMainActor(.bookScreen, arguments: Int.self) { r, id in
+    ///     BookScreen(book: try r.resolve(.catalog).book(id))
+    /// }
+    /// let screen = try registry.makeDestination(to: .bookScreen, arguments: 3)   // from main-actor code
+    /// ```
+    ///
+    /// The arguments follow the rules of ``register(_:arguments:file:line:factory:)``; the main actor
+    /// those of ``registerOnMainActor(_:file:line:factory:)``: a lookup made from main-actor code stays
+    /// synchronous, and any other fails with ``RouteError/Code/mainActorRequired`` before the factory runs.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The argument's type.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination on the main actor from the resolver and the argument.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerOnMainActor<Destination, First>(
+        _ key: RoutableService<Destination>, arguments first: First.Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (inout Resolver, First) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerOnMainActorTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
+    /// Registers a factory that takes two runtime arguments and must run on the main actor.
+    ///
+    /// The arguments follow the rules of ``register(_:arguments:file:line:factory:)``; the main actor
+    /// those of ``registerOnMainActor(_:file:line:factory:)``.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The first argument's type.
+    ///   - second: The second argument's type.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination on the main actor from the resolver and the arguments.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerOnMainActor<Destination, First, Second>(
+        _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (inout Resolver, First, Second) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerOnMainActorTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
+    /// Registers a factory that takes three runtime arguments and must run on the main actor.
+    ///
+    /// The arguments follow the rules of ``register(_:arguments:file:line:factory:)``; the main actor
+    /// those of ``registerOnMainActor(_:file:line:factory:)``.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The first argument's type.
+    ///   - second: The second argument's type.
+    ///   - third: The third argument's type.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination on the main actor from the resolver and the arguments.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerOnMainActor<Destination, First, Second, Third>(
+        _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
+        _ third: Third.Type, file: StaticString = #fileID, line: UInt = #line,
+        factory: @escaping @MainActor @Sendable (inout Resolver, First, Second, Third) throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerOnMainActorTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
+    /// The registration behind every `register(_:arguments:…)`: the factory's argument types, checked
+    /// against those of each lookup. (Given a factory whose type is already settled, so the pack is no
+    /// trouble here.)
+    func registerTakingArguments<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, file: StaticString, line: UInt,
         factory: @escaping @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let expectedTypes: Any.Type = (First, repeat each Argument).self
@@ -54,33 +198,9 @@ extension RouteRegistry {
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
-    /// Registers a factory that takes runtime arguments and must run on the main actor: a screen made
-    /// for an identifier, say.
-    ///
-    /// ```swift
-    /// try registry.registerOnMainActor(.bookScreen, arguments: Int.self) { r, id in
-    ///     BookScreen(book: try r.resolve(.catalog).book(id))
-    /// }
-    /// let screen = try registry.makeDestination(to: .bookScreen, arguments: 3)   // from main-actor code
-    /// ```
-    ///
-    /// The arguments follow the rules of ``register(_:arguments:_:file:line:factory:)``; the main actor
-    /// those of ``registerOnMainActor(_:file:line:factory:)``: a lookup made from main-actor code stays
-    /// synchronous, and any other fails with ``RouteError/Code/mainActorRequired`` before the factory runs.
-    /// - Parameters:
-    ///   - key: The key the factory serves.
-    ///   - first: The first argument's type.
-    ///   - rest: The other arguments' types, in order.
-    ///   - file: The registering file, for messages (leave the default).
-    ///   - line: The registering line, for messages (leave the default).
-    ///   - factory: Makes the destination on the main actor from the resolver and the arguments.
-    /// - Returns: The registration, to modify.
-    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
-    public func registerOnMainActor<Destination, First, each Argument>(
-        _ key: RoutableService<Destination>,
-        arguments first: First.Type, _ rest: repeat (each Argument).Type,
-        file: StaticString = #fileID, line: UInt = #line,
+    /// The registration behind every `registerOnMainActor(_:arguments:…)`.
+    func registerOnMainActorTakingArguments<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, file: StaticString, line: UInt,
         factory: @escaping @MainActor @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
@@ -89,7 +209,7 @@ extension RouteRegistry {
             let (head, tail) = given
             return try factory(&resolver, head, repeat each tail)
         }
-        let registration = try register(key, arguments: first, repeat (each Argument).self, file: file, line: line) {
+        let registration = try registerTakingArguments(key, file: file, line: line) {
             (resolver: inout Resolver, head: First, tail: repeat each Argument) in
             let given: (First, (repeat each Argument)) = (head, (repeat each tail))
             return try resolver.onMainActor(keyDescription, passing: given, onMainActor)

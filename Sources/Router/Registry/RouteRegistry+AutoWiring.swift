@@ -31,7 +31,7 @@ extension RouteRegistry {
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> Registration<Destination, Destination> {
         var dependencies: [RouteDependency] = []
-        repeat dependencies.append(.initializer(RoutableService<each Parameter>(wiring: (each Parameter).self)))
+        repeat dependencies.append(.wired((each Parameter).self))
         let registration = try register(key, file: file, line: line) { resolver in
             try initializer(repeat try resolver.resolve(RoutableService<each Parameter>(wiring: (each Parameter).self)))
         }
@@ -183,6 +183,6 @@ extension RouteDependency {
     /// The dependency of an auto-wired initializer parameter of type `Destination`.
     @inlinable
     static func wired<Destination>(_ type: Destination.Type) -> Self {
-        .initializer(RoutableService<Destination>(wiring: type))
+        .initializer(RoutableService<Destination>(wiring: type)).lookedUpWithoutArguments
     }
 }

@@ -10,7 +10,10 @@ struct Validator {
         var problems: [RouteError] = []
         if features.identifiers { problems += duplicateIdentifiers() }
         if features.configurations { problems += configurationMismatches() }
-        if table.hasRepeatedKeys { problems += ambiguousDefaults() }
+        if table.hasRepeatedKeys {
+            problems += ambiguousDefaults()
+            problems += accidentalDuplicates()
+        }
         if features.dependencies {
             problems += declaredDependencyProblems()
             problems += initializerCycles()
@@ -38,7 +41,8 @@ struct Validator {
             let names = entries.map { "\($0.key.full) from \($0.owner)" }.joined(separator: " and ")
             return RouteError(
                 .duplicateIdentifier, key: "\"\(identifier)\"",
-                reason: "The identifier \"\(identifier)\" is registered \(entries.count) times: \(names).",
+                reason:
+                    "The identifier \"\(RouteError.displayable(identifier))\" is registered \(entries.count) times: \(names).",
                 hint: "Give each router its own identifier.")
         }
     }
@@ -69,6 +73,57 @@ struct Validator {
         }
     }
 
+    /// A key registered twice by mistake (two modules registering it): registrations of one key (tag and
+    /// name included) with the same argument types, none the default, not all marked
+    /// ``Registration/oneOfMany()``, and no declared `many` dependency on the key. A key that some
+    /// registration declares a single dependency on is left to ``declaredDependencyProblems()``, which
+    /// already reports it as ambiguous.
+    private func accidentalDuplicates() -> [RouteError] {
+        var usedAsMany: Set<KeyID> = []
+        var usedAsOne: Set<KeyID> = []
+        for entry in table.allEntriesInChain {
+            for dependency in entry.dependencies {
+                if dependency.kind == .many {
+                    usedAsMany.insert(dependency.id)
+                } else {
+                    usedAsOne.insert(dependency.id)
+                }
+            }
+        }
+        var problems: [RouteError] = []
+        for bucket in table.keys.indices {
+            let members = table.members(ofBucket: bucket)
+            guard members.count > 1, let first = members.first, !usedAsMany.contains(first.id),
+                !usedAsOne.contains(first.id)
+            else { continue }
+            // Grouped by argument types: a key may be registered once per argument list.
+            var groups: [(types: ObjectIdentifier?, members: [AnyEntry])] = []
+            for member in members {
+                let types = member.argumentTypes.map(ObjectIdentifier.init)
+                if let index = groups.firstIndex(where: { $0.types == types }) {
+                    groups[index].members.append(member)
+                } else {
+                    groups.append((types, [member]))
+                }
+            }
+            for group in groups where group.members.count > 1 {
+                let sameKey = group.members
+                guard !sameKey.contains(where: \.isDefault), !sameKey.allSatisfy(\.isOneOfMany) else { continue }
+                let sites = sameKey.map(\.owner).joined(separator: " and ")
+                let takes = sameKey[0].argumentTypes.map { " taking \(TypeName.arguments($0))" } ?? ""
+                problems.append(
+                    RouteError(
+                        .ambiguousRegistration, key: first.key.full,
+                        reason:
+                            "\(first.key.full) is registered \(sameKey.count) times\(takes), by \(sites): a lookup of it is ambiguous.",
+                        hint:
+                            "Remove the one made by mistake, or mark the one a lookup gets with .asDefault(); a key meant to have many (makeDestinations(to:)) marks each with .oneOfMany(). Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:))."
+                    ))
+            }
+        }
+        return problems
+    }
+
     private func declaredDependencyProblems() -> [RouteError] {
         var problems: [RouteError] = []
         for entry in table.entries {
@@ -88,6 +143,10 @@ struct Validator {
                             reason:
                                 "\(entry.key.full) from \(entry.owner) depends on \(dependency.key.full), which has no router.",
                             hint: "Register \(dependency.key.full), or load the module that does."))
+                } else if dependency.isLookedUpWithoutArguments,
+                    !candidates.contains(where: { $0.argumentTypes == nil })
+                {
+                    problems.append(Self.takesArguments(entry, dependency, candidates))
                 } else if table.primary(dependency.id) == nil {
                     let names = candidates.map { "from \($0.owner)" }.joined(separator: " and ")
                     problems.append(
@@ -101,6 +160,26 @@ struct Validator {
             }
         }
         return problems
+    }
+
+    /// A dependency the library looks up without arguments, on a key whose every registration takes some.
+    private static func takesArguments(
+        _ entry: AnyEntry, _ dependency: RouteDependency, _ candidates: [AnyEntry]
+    ) -> RouteError {
+        var lists: [String] = []
+        for candidate in candidates {
+            guard let types = candidate.argumentTypes else { continue }
+            let list = TypeName.arguments(types)
+            if !lists.contains(list) { lists.append(list) }
+        }
+        let sites = candidates.map(\.owner).joined(separator: " and ")
+        return RouteError(
+            .argumentMismatch, key: dependency.key.full, path: [entry.key.short, dependency.key.short],
+            reason:
+                "\(entry.key.full) from \(entry.owner) looks up \(dependency.key.full) without arguments, but it takes the arguments \(lists.joined(separator: " or ")) (registered at \(sites)).",
+            hint:
+                "Register \(dependency.key.full) without arguments as well, or write the factory as a closure that passes them: r.resolve(.key, arguments: …)."
+        )
     }
 
     /// Cycles made only of declared initializer edges (and `many` edges, which build every registration

@@ -68,7 +68,7 @@ struct PathPattern: Sendable, Hashable {
         self.text = text
         var segments: [Segment] = []
         var problems: [Problem] = []
-        let quoted = "\"\(text)\""
+        let quoted = "\"\(RouteError.displayable(text))\""
         for character in ["?", "#"] where text.contains(character) {
             problems.append(
                 Problem(
@@ -112,6 +112,12 @@ struct PathPattern: Sendable, Hashable {
                     Problem(
                         reason: "The path pattern \(quoted) has a parameter without a name.",
                         hint: "Write parameters as :name or :name(Int)."))
+            } else if !Self.isName(name) {
+                problems.append(
+                    Problem(
+                        reason:
+                            "The path pattern \(quoted) names a parameter \"\(RouteError.displayable(String(name)))\", which is not a name: a name has letters, digits and _ only.",
+                        hint: "Write parameters as :name or :name(Int), with one colon."))
             } else if !names.insert(String(name)).inserted {
                 problems.append(
                     Problem(
@@ -124,28 +130,39 @@ struct PathPattern: Sendable, Hashable {
         self.problems = problems
     }
 
+    /// Whether a parameter's name is letters, digits and `_` (so `books/::id` names no parameter `:id`).
+    static func isName(_ name: Substring) -> Bool {
+        name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
+    }
+
+    /// Whether `parts` are a path of this pattern, judged in two steps: the shape first (as many parts as
+    /// segments, every literal in place), then the parameters' values. A path of another shape never
+    /// "fits" the pattern, so `books/abc/def` is no route for `books/:id(Int)`, as `books/3/def` is. The
+    /// one exception is a path that stops where a parameter starts: the parameter is missing.
     func match(_ parts: [Substring]) -> Match {
-        var values: [String: String] = [:]
+        guard parts.count <= segments.count else { return .noMatch }
         var literals = 0
         for (index, segment) in segments.enumerated() {
-            switch segment {
-            case .literal(let literal):
-                guard index < parts.count, parts[index] == literal else { return .noMatch }
+            guard index < parts.count else {
+                guard case .parameter(let name, _) = segment else { return .noMatch }
+                return .invalid(reason: "the parameter \(name) is missing")
+            }
+            if case .literal(let literal) = segment {
+                guard parts[index] == literal else { return .noMatch }
                 literals += 1
-            case .parameter(let name, let type):
-                guard index < parts.count else {
-                    return .invalid(reason: "the parameter \(name) is missing")
-                }
-                if let rejection = type.rejection(of: parts[index]) {
-                    return .invalid(
-                        reason:
-                            "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", \(rejection)"
-                    )
-                }
-                values[name] = String(parts[index])
             }
         }
-        return parts.count == segments.count ? .matched(values: values, literals: literals) : .noMatch
+        var values: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            guard case .parameter(let name, let type) = segment else { continue }
+            if let rejection = type.rejection(of: parts[index]) {
+                return .invalid(
+                    reason:
+                        "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", \(rejection)")
+            }
+            values[name] = String(parts[index])
+        }
+        return .matched(values: values, literals: literals)
     }
 }
 
