@@ -29,7 +29,7 @@ let package = Package(
         .library(name: "Router", targets: ["Router"])
     ],
     targets: [
-        .target(name: "Router"),
+        .target(name: "Router", swiftSettings: [.strictMemorySafety()]),
         // What the features share: the protocols, keys and values more than one feature needs.
         .target(name: "ShopInterfaces", dependencies: ["Router"], path: "Sources/Modules/Interfaces"),
         // The app wiring: loads every feature and joins what one requires to what another provides.

@@ -77,7 +77,9 @@ public final class Lazy<Destination> {
     private func read(onMainActor: Bool) throws -> Destination {
         if let made = cell.instance { return made }
         // `self` keeps the table alive for the whole lookup.
-        return try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor) {
+        return unsafe try Resolver.lookup(
+            in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor
+        ) {
             resolver in try resolver.buildOnce(entry, in: cell)
         }
     }
@@ -129,7 +131,7 @@ extension Resolver {
     /// - Returns: The lazy dependency.
     /// - Throws: ``RouteError`` when no router is registered for `key`.
     public mutating func lazy<Destination>(_ key: RoutableService<Destination>) throws -> Lazy<Destination> {
-        Lazy(table: table, entry: try entry(for: key), origin: state.snapshotForDeferredLookups)
+        unsafe Lazy(table: table, entry: try entry(for: key), origin: state.snapshotForDeferredLookups)
     }
 
     /// A ``Provider`` for `key` that takes no arguments.
@@ -139,10 +141,10 @@ extension Resolver {
     public mutating func provider<Destination>(_ key: RoutableService<Destination>) throws -> Provider<Destination> {
         let entry = try entry(for: key)
         let table = self.table
-        let origin = state.snapshotForDeferredLookups
+        let origin = unsafe state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { onMainActor in
-            try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor) {
+            unsafe try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor) {
                 resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry) }
             }
@@ -163,11 +165,13 @@ extension Resolver {
         let entry = try entry(for: key, taking: types)
         try checkTakesArguments(entry, given: types)
         let table = self.table
-        let origin = state.snapshotForDeferredLookups
+        let origin = unsafe state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { (onMainActor: Bool, head: First, tail: repeat each Argument) in
             let given = ArgumentList(head, repeat each tail)
-            return try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor) {
+            return unsafe try Resolver.lookup(
+                in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor
+            ) {
                 resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry, input: given) }
             }
@@ -179,18 +183,18 @@ extension Resolver {
     mutating func buildOnce<Destination>(_ entry: Entry<Destination>, in cell: SharedCell<Destination>) throws
         -> Destination
     {
-        let transaction = state.transaction
+        let transaction = unsafe state.transaction
         if let found = try claim(cell, for: entry, published: { cell.instance }) { return found }
         let mark = pendingCount
         let made: Destination
         do {
             made = try build(entry)
-            transaction.setProvisional(cell) { cell.provisional = made }
+            transaction.setProvisional(cell) { unsafe cell.provisional = made }
         } catch {
             transaction.abandon(cell)
             throw error
         }
-        let stateID = ObjectIdentifier(state)
+        let stateID = unsafe ObjectIdentifier(state)
         if pendingCount > mark {
             // Its preparations run in this lookup's drain: publish the value after them.
             transaction.finish(

@@ -1,5 +1,6 @@
 /// A registration whose destination is statically `Destination`.
-@usableFromInline
+// @safe: its `Borrowed` fields follow `Borrowed`'s invariant; each names its owner beside its declaration.
+@usableFromInline @safe
 final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     // @unchecked: see AnyEntry; all stored properties are immutable or self-synchronising.
     @usableFromInline let factory: @Sendable (inout Resolver) throws -> Destination
@@ -65,17 +66,17 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.factory = spec.factory
         self.injections = spec.injections
         self.didFinish = spec.didFinish
-        let cells = Self.cells(for: spec.scope.kind, isAsync: spec.asyncFactory != nil)
-        self.singleton = cells.singleton
-        self.singletonRef = cells.singletonRef
-        self.weakCell = cells.weak
+        let cells = unsafe Self.cells(for: spec.scope.kind, isAsync: spec.asyncFactory != nil)
+        self.singleton = unsafe cells.singleton
+        unsafe self.singletonRef = unsafe cells.singletonRef
+        self.weakCell = unsafe cells.weak
         let hasInjections = !spec.injections.isEmpty
         let declared = hasInjections ? Self.declared(spec.dependencies, spec.injections) : spec.dependencies
         let explicit = declared.count == spec.dependencies.count ? nil : spec.dependencies
-        if spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
+        if unsafe spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
             || explicit != nil || cells.async != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty
         {
-            self.extras = Extras(spec: spec, explicitDependencies: explicit, asyncCell: cells.async)
+            self.extras = unsafe Extras(spec: spec, explicitDependencies: explicit, asyncCell: cells.async)
         } else {
             self.extras = nil
         }
@@ -106,7 +107,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.injections = noInjections
         self.didFinish = nil
         self.singleton = nil
-        self.singletonRef = nil
+        unsafe self.singletonRef = nil
         self.weakCell = nil
         self.extras = nil
         // The key's parts rather than the key: a `RoutableService<Destination>` argument would need its
@@ -170,7 +171,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         case .singleton, .eagerSingleton:
             let singleton = SharedCell<Destination>()
             let async = isAsync && kind == .singleton ? AsyncSharedCell<Destination>() : nil
-            return (singleton, Borrowed(singleton), nil, async)
+            return unsafe (singleton, Borrowed(singleton), nil, async)
         case .weakSingleton:
             return (nil, nil, WeakCell(), nil)
         case .transient, .graph, .custom:
@@ -205,8 +206,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// The built singleton, if there is one; borrows the cell.
     @inlinable
     var builtSingleton: Destination? {
-        guard let singletonRef else { return nil }
-        return singletonRef.with { $0.instance }
+        guard let singletonRef = unsafe singletonRef else { return nil }
+        return unsafe singletonRef.with { $0.instance }
     }
 
     override var hasSharedInstance: Bool {

@@ -261,7 +261,7 @@ public struct Registration<Destination, Root>: Sendable {
         if Destination.self == Root.self {
             // The same type (checked just above), so the bit pattern is the value itself; specialised code
             // folds the check and this cast away.
-            return unsafeBitCast(destination, to: Root.self)
+            return unsafe unsafeBitCast(destination, to: Root.self)
         }
         return try castRoot(destination)
     }

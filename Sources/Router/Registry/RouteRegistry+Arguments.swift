@@ -273,17 +273,17 @@ extension Resolver {
         let wanted = ObjectIdentifier(given.metatype)
         func takesGiven(_ entry: AnyEntry) -> Bool { entry.argumentTypes.map(ObjectIdentifier.init) == wanted }
         if let primary = table.primary(key.id), takesGiven(primary) {
-            return try Entry<Destination>.borrow(Borrowed(primary)) { $0 }
+            return unsafe try Entry<Destination>.borrow(Borrowed(primary)) { $0 }
         }
         let candidates = table.allEntries(for: key.id)
         let matching = candidates.filter(takesGiven)
         if matching.count == 1, let only = matching.first {
-            return try Entry<Destination>.borrow(Borrowed(only)) { $0 }
+            return unsafe try Entry<Destination>.borrow(Borrowed(only)) { $0 }
         }
         if matching.count > 1 {
             let defaults = matching.filter(\.isDefault)
             if defaults.count == 1, let chosen = defaults.first {
-                return try Entry<Destination>.borrow(Borrowed(chosen)) { $0 }
+                return unsafe try Entry<Destination>.borrow(Borrowed(chosen)) { $0 }
             }
             throw RouteError.sameArgumentTypes(
                 key.keyDescription, given: given, count: matching.count, path: pathTo(key.keyDescription.short))

@@ -15,8 +15,8 @@ extension RouteRegistry {
     public func makeDestination<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        if let tableRef = tableRef() {
-            return try Resolver.resolveTopLevel(key, in: tableRef, reporting: self, isolation: isolation)
+        if let tableRef = unsafe tableRef() {
+            return unsafe try Resolver.resolveTopLevel(key, in: tableRef, reporting: self, isolation: isolation)
         }
         return try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in try resolver.resolve(key) }
     }
@@ -162,8 +162,8 @@ extension RouteRegistry {
         reporting: Bool = true, onMainActor: Bool = false, _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
         let reporter = reporting ? self : nil
-        if let tableRef = tableRef() {
-            return try Resolver.lookup(in: tableRef, reporting: reporter, onMainActor: onMainActor, body)
+        if let tableRef = unsafe tableRef() {
+            return unsafe try Resolver.lookup(in: tableRef, reporting: reporter, onMainActor: onMainActor, body)
         }
         let table: SealedTable
         do {
@@ -172,7 +172,7 @@ extension RouteRegistry {
             throw reporting ? report(error) : error
         }
         return try withExtendedLifetime(table) {
-            try Resolver.lookup(in: Borrowed(table), reporting: reporter, onMainActor: onMainActor, body)
+            unsafe try Resolver.lookup(in: Borrowed(table), reporting: reporter, onMainActor: onMainActor, body)
         }
     }
 

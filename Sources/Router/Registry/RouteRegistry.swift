@@ -11,7 +11,9 @@ import Synchronization
 /// let registry = try RouteRegistry(modules: [EngineModule(), CarModule()])
 /// let car = try registry.makeDestination(to: .car)
 /// ```
-public final class RouteRegistry: Sendable {
+@safe public final class RouteRegistry: Sendable {
+    // @safe: every member is memory safe to its users; its `Borrowed` fields follow `Borrowed`'s
+    // invariant, each naming its owner beside its declaration.
     struct Assembly {
         var entries: [AnyEntry] = []
         var loadedModules: [ObjectIdentifier: String] = [:]
@@ -49,7 +51,7 @@ public final class RouteRegistry: Sendable {
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable? {
-        didSet { sealedRef = sealedTable.map(Borrowed.init) }
+        didSet { unsafe sealedRef = unsafe sealedTable.map(Borrowed.init) }
     }
     /// `sealedTable`, unretained, for the lookup path: the registry keeps the table alive, and borrowing
     /// it writes nothing to its reference count, which threads looking up at once would fight over.
@@ -207,7 +209,7 @@ public final class RouteRegistry: Sendable {
     func withAssembly<Result>(_ body: (inout Assembly) throws -> Result) rethrows -> Result {
         assemblyLock.lock()
         defer { assemblyLock.unlock() }
-        return try body(&assembly)
+        return unsafe try body(&assembly)
     }
 
     // MARK: Lookup plumbing
@@ -215,7 +217,7 @@ public final class RouteRegistry: Sendable {
     /// The table lookups use: the sealed one, or this task's override layered over it.
     @inlinable
     func table() throws -> SealedTable {
-        if let table = tableRef() { return table.object }
+        if let table = unsafe tableRef() { return unsafe table.object }
         return try tableSlow()
     }
 
@@ -225,12 +227,12 @@ public final class RouteRegistry: Sendable {
         guard phase.load(ordering: .acquiring) == 2, overrideCounter.running.load(ordering: .relaxed) == 0 else {
             return nil
         }
-        return sealedRef
+        return unsafe sealedRef
     }
 
     @usableFromInline
     func tableSlow() throws -> SealedTable {
-        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable {
+        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = unsafe sealedTable {
             let overrides = OverrideContext.tables
             if overrides.isEmpty { return table }
             if let own = overrides[ObjectIdentifier(self)] { return own.inForce }

@@ -22,13 +22,13 @@ extension SealedTable {
     @inlinable @inline(__always)
     func bucketIndex(_ id: KeyID) -> Int? {
         // Unchecked reads: `slots` holds only -1 or indices into `keys`, and `mask` is `slots.count - 1`.
-        slots.withUnsafeBufferPointer { slots in
-            keys.withUnsafeBufferPointer { keys in
+        unsafe slots.withUnsafeBufferPointer { slots in
+            unsafe keys.withUnsafeBufferPointer { keys in
                 var slot = Self.homeSlot(id, shift: shift)
                 while true {
-                    let index = Int(slots[slot])
+                    let index = unsafe Int(slots[slot])
                     if index < 0 { return nil }
-                    if keys[index] == id { return index }
+                    if unsafe keys[index] == id { return index }
                     slot = (slot + 1) & mask
                 }
             }
@@ -41,11 +41,11 @@ extension SealedTable {
     func primaryRefInline(_ id: KeyID) -> Borrowed<AnyEntry>? {
         // Unchecked reads: `slots` holds only -1 or indices into `keys` (and `primaries`, of the same
         // count), and the home slot is below `slots.count` because `shift` is 64 - log2(slots.count).
-        let index = Int(slots.withUnsafeBufferPointer { $0[Self.homeSlot(id, shift: shift)] })
-        if index >= 0 && keys.withUnsafeBufferPointer({ Self.same($0[index], id) }) {
-            return primaries.withUnsafeBufferPointer { $0[index] }
+        let index = unsafe Int(slots.withUnsafeBufferPointer { unsafe $0[Self.homeSlot(id, shift: shift)] })
+        if unsafe index >= 0 && keys.withUnsafeBufferPointer({ unsafe Self.same($0[index], id) }) {
+            return unsafe primaries.withUnsafeBufferPointer { unsafe $0[index] }
         }
-        return primaryRef(id)
+        return unsafe primaryRef(id)
     }
 
     /// `a == b`, written out so that it inlines: the synthesized `==` of ``KeyID`` is a call.
@@ -66,23 +66,23 @@ extension SealedTable {
     /// it is valid for as long as the caller keeps the table alive.
     @inlinable
     func primaryRef(_ id: KeyID) -> Borrowed<AnyEntry>? {
-        if let index = bucketIndex(id) { return primaries.withUnsafeBufferPointer { $0[index] } }
-        return inheritedPrimary(id)
+        if let index = bucketIndex(id) { return unsafe primaries.withUnsafeBufferPointer { unsafe $0[index] } }
+        return unsafe inheritedPrimary(id)
     }
 
     /// The registration a single lookup of `id` gets from the parents, redirected for an override layer.
     @usableFromInline
     func inheritedPrimary(_ id: KeyID) -> Borrowed<AnyEntry>? {
-        guard let inherited = parent?.primaryRef(id) else { return nil }
-        guard !redirect.isEmpty, let copy = redirect[ObjectIdentifier(inherited.object)] else {
-            return inherited
+        guard let inherited = unsafe parent?.primaryRef(id) else { return nil }
+        guard !redirect.isEmpty, let copy = unsafe redirect[ObjectIdentifier(inherited.object)] else {
+            return unsafe inherited
         }
-        return Borrowed(copy)
+        return unsafe Borrowed(copy)
     }
 
     /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
     func primary(_ id: KeyID) -> AnyEntry? {
-        primaryRef(id)?.object
+        unsafe primaryRef(id)?.object
     }
 
     func hasRegistration(_ id: KeyID) -> Bool {

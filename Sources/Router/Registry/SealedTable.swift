@@ -2,7 +2,8 @@ import Synchronization
 
 /// The immutable lookup structure a registry publishes when it is sealed: an open-addressing table from
 /// key identity to registrations, so a lookup hashes a few machine words and never a string or type name.
-@usableFromInline
+// @safe: its `Borrowed` fields follow `Borrowed`'s invariant; each names its owner beside its declaration.
+@usableFromInline @safe
 final class SealedTable: @unchecked Sendable {
     // @unchecked: built completely before it is published, never mutated afterwards.
 
@@ -39,7 +40,7 @@ final class SealedTable: @unchecked Sendable {
 
     /// Whether a trace handler is installed now.
     @inlinable
-    var isTracing: Bool { tracerRef?.with { $0.enabled.load(ordering: .relaxed) } ?? false }
+    var isTracing: Bool { unsafe tracerRef?.with { $0.enabled.load(ordering: .relaxed) } ?? false }
 
     let paths: [PathRoute]
     /// For an override layer: the layer's own copies of the shared registrations beneath it.
@@ -79,7 +80,7 @@ final class SealedTable: @unchecked Sendable {
         self.paths = paths
         self.redirect = redirect
         self.tracer = tracer ?? parent?.tracer
-        self.tracerRef = self.tracer.map(Borrowed.init)
+        unsafe self.tracerRef = unsafe self.tracer.map(Borrowed.init)
         self.parent = parent
         self.maxDepth = maxDepth
         self.contextSlot = ThreadContextKey.key
@@ -92,8 +93,8 @@ final class SealedTable: @unchecked Sendable {
         var bucketOf: [Int32] = []
         var identifiers: [String: AnyEntry] = [:]
         var features = Features()
-        var primaries = ContiguousArray<Borrowed<AnyEntry>?>()
-        primaries.reserveCapacity(count)
+        var primaries = unsafe ContiguousArray<Borrowed<AnyEntry>?>()
+        unsafe primaries.reserveCapacity(count)
         // Indices rather than `enumerated()`, which would retain and release every entry.
         for position in entries.indices {
             let entry = entries[position]
@@ -129,7 +130,7 @@ final class SealedTable: @unchecked Sendable {
                 slots[slot] = Int32(truncatingIfNeeded: bucket)
                 keys.append(id)
                 // The primary while the key has one registration; repeated keys are settled below.
-                primaries.append(Borrowed(entry))
+                unsafe primaries.append(Borrowed(entry))
             }
             if bucketOf.isEmpty && bucket != position {
                 // The first repeated key: record the identity mapping so far.
@@ -145,7 +146,7 @@ final class SealedTable: @unchecked Sendable {
             let (grouped, starts) = Self.group(entries, bucketOf: bucketOf, bucketCount: keys.count)
             for bucket in keys.indices where starts[bucket + 1] - starts[bucket] > 1 {
                 let members = grouped[Int(starts[bucket])..<Int(starts[bucket + 1])]
-                primaries[bucket] = Self.primary(of: members).map(Borrowed.init)
+                unsafe primaries[bucket] = unsafe Self.primary(of: members).map(Borrowed.init)
             }
             self.grouped = grouped
             self.starts = starts
@@ -162,7 +163,7 @@ final class SealedTable: @unchecked Sendable {
             }
         }
         self.keys = keys
-        self.primaries = primaries
+        unsafe self.primaries = unsafe primaries
         self.slots = slots
         self.mask = capacity - 1
         self.shift = Self.shift(for: capacity)

@@ -14,46 +14,46 @@
 ///
 /// Everything that makes or reads an unmanaged reference goes through this type; nothing else in the
 /// library calls `Unmanaged`.
-@frozen @usableFromInline
+@frozen @usableFromInline @unsafe
 struct Borrowed<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
 
     /// Borrows `object`: no count is taken. The caller names what keeps it alive (see the type's invariant).
     @inlinable @inline(__always)
-    init(_ object: Object) { unmanaged = .passUnretained(object) }
+    init(_ object: Object) { unsafe unmanaged = unsafe .passUnretained(object) }
 
     /// The reference stored behind `opaque`, a pointer made by ``opaque``.
     @inlinable @inline(__always)
-    init(opaque: UnsafeRawPointer) { unmanaged = .fromOpaque(opaque) }
+    init(opaque: UnsafeRawPointer) { unsafe unmanaged = unsafe .fromOpaque(opaque) }
 
     /// Takes a count on `object` for an owner that drops it with ``release()``.
     @inlinable @inline(__always)
-    static func retained(_ object: Object) -> Self { Self(unmanaged: .passRetained(object)) }
+    static func retained(_ object: Object) -> Self { unsafe Self(unmanaged: .passRetained(object)) }
 
     @inlinable @inline(__always)
-    init(unmanaged: Unmanaged<Object>) { self.unmanaged = unmanaged }
+    init(unmanaged: Unmanaged<Object>) { unsafe self.unmanaged = unsafe unmanaged }
 
     /// Drops the count ``retained(_:)`` took; the owner calls it exactly once and then forgets the reference.
     @inlinable @inline(__always)
-    func release() { unmanaged.release() }
+    func release() { unsafe unmanaged.release() }
 
     /// Calls `body` with the object, at +0: the invariant guarantees it lives through the call.
     @inlinable @inline(__always)
     func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
-        try unmanaged._withUnsafeGuaranteedRef(body)
+        unsafe try unmanaged._withUnsafeGuaranteedRef(body)
     }
 
     /// The object, as a strong reference the caller now holds.
     @inlinable @inline(__always)
-    var object: Object { unmanaged.takeUnretainedValue() }
+    var object: Object { unsafe unmanaged.takeUnretainedValue() }
 
     /// The object's address: for identity tests and for storing in C (a thread-local slot).
     @inlinable @inline(__always)
-    var opaque: UnsafeMutableRawPointer { unmanaged.toOpaque() }
+    var opaque: UnsafeMutableRawPointer { unsafe unmanaged.toOpaque() }
 
     /// Whether both refer to the same object.
     @inlinable @inline(__always)
-    func refers(to other: Self) -> Bool { opaque == other.opaque }
+    func refers(to other: Self) -> Bool { unsafe opaque == other.opaque }
 }
 
 extension Entry {
@@ -71,7 +71,7 @@ extension Entry {
     static func borrow<Result>(
         _ entry: Borrowed<AnyEntry>, _ body: (Entry<Destination>) throws -> Result
     ) throws -> Result {
-        try entry.with { erased in
+        unsafe try entry.with { erased in
             #if DEBUG
                 guard let typed = erased as? Entry<Destination> else {
                     throw RouteError.entryTypeBroken(erased, expected: Destination.self)

@@ -18,10 +18,10 @@ enum CreationCoordinator {
     nonisolated(unsafe) private static let state:
         (mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) = {
             let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-            pthread_mutex_init(mutex, nil)
+            unsafe pthread_mutex_init(mutex, nil)
             let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-            pthread_cond_init(condition, nil)
-            return (mutex, condition)
+            unsafe pthread_cond_init(condition, nil)
+            return unsafe (mutex, condition)
         }()
 
     /// The creation protocol's state, for every registry: read and written only while holding the lock.
@@ -32,19 +32,19 @@ enum CreationCoordinator {
     /// Runs `body` holding the lock, with the creation machine, then wakes the waiting threads if the
     /// machine says a wait ended. `body` must not call user code.
     static func run<Result>(_ body: (inout EngineCreationMachine) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(state.mutex)
+        unsafe pthread_mutex_lock(state.mutex)
         defer {
-            if machine.takeWake() { pthread_cond_broadcast(state.condition) }
-            pthread_mutex_unlock(state.mutex)
+            if unsafe machine.takeWake() { unsafe pthread_cond_broadcast(state.condition) }
+            unsafe pthread_mutex_unlock(state.mutex)
         }
-        return try body(&machine)
+        return unsafe try body(&machine)
     }
 
     /// Waits until another thread wakes the waiters; call inside ``run(_:)``. Wakes the others first if
     /// the machine says a wait ended (a merge may have done so just before this thread waits).
     static func wait(_ machine: inout EngineCreationMachine) {
-        if machine.takeWake() { pthread_cond_broadcast(state.condition) }
-        pthread_cond_wait(state.condition, state.mutex)
+        if machine.takeWake() { unsafe pthread_cond_broadcast(state.condition) }
+        unsafe pthread_cond_wait(state.condition, state.mutex)
     }
 
     /// Whether no transaction runs, nothing is owned and nothing is held (between lookups).

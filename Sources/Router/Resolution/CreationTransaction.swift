@@ -39,24 +39,24 @@ final class CreationTransaction: @unchecked Sendable {
             while true {
                 switch machine.claim(Ref(self), Ref(cell), isPublished: cell.isPublished) {
                 case .published:
-                    awaited = nil
+                    unsafe awaited = nil
                     return .published
                 case .build:
-                    awaited = nil
-                    cell.entry = entry
-                    claimed.append(entry)
+                    unsafe awaited = nil
+                    unsafe cell.entry = entry
+                    unsafe claimed.append(entry)
                     return .claimed
                 case .provisional:
-                    awaited = nil
+                    unsafe awaited = nil
                     return .inProgress(cell.provisionalAny, otherSide: nil)
                 case .cycle(let otherSide):
-                    awaited = nil
+                    unsafe awaited = nil
                     return .inProgress(nil, otherSide: otherSide?.object.waitDescription)
                 case .failed(let failure):
-                    awaited = nil
+                    unsafe awaited = nil
                     throw failure
                 case .wait:
-                    awaited = entry
+                    unsafe awaited = entry
                     CreationCoordinator.wait(&machine)
                 }
             }
@@ -154,7 +154,7 @@ final class CreationTransaction: @unchecked Sendable {
 
     /// Records a claim made outside the machine's cells (an async cell's), for messages.
     func noteClaim(_ entry: AnyEntry) {
-        CreationCoordinator.run { _ in claimed.append(entry) }
+        CreationCoordinator.run { _ in unsafe claimed.append(entry) }
     }
 
     /// Before waiting for `owner`'s async build of `entry`: records the wait, or returns the other side's
@@ -162,7 +162,7 @@ final class CreationTransaction: @unchecked Sendable {
     func beginExternalWait(for owner: CreationTransaction, entry: AnyEntry) -> [String]? {
         CreationCoordinator.run { machine in
             guard machine.waitExternally(Ref(self), for: Ref(owner)) else { return owner.waitDescription }
-            awaited = entry
+            unsafe awaited = entry
             return nil
         }
     }
@@ -171,14 +171,14 @@ final class CreationTransaction: @unchecked Sendable {
     func endExternalWait() {
         CreationCoordinator.run { machine in
             machine.endExternalWait(Ref(self))
-            awaited = nil
+            unsafe awaited = nil
         }
     }
 
     /// The other side of a wait cycle as it reads in a message: what the transaction claimed, then what
     /// it waits for. Read with the coordinator's lock held.
     private var waitDescription: [String] {
-        claimed.map(\.key.short) + (awaited.map { [$0.key.short] } ?? [])
+        unsafe (claimed.map(\.key.short) + (awaited.map { [$0.key.short] } ?? []))
     }
 
     private static func carryOut(publish: [Publication], discard: [Publication], release: [Ref<CreationCell>]) {

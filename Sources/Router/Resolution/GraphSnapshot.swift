@@ -19,9 +19,9 @@ final class GraphSnapshot: @unchecked Sendable {
     /// Keeps the graph-scoped instances of `graph` (class instances only: a value cannot be held weakly).
     func capture(from graph: ResolutionGraph) {
         var kept: [Held] = []
-        for index in 0..<graph.graphScoped.count {
-            let item = graph.graphScoped[index]
-            let instance = graph.instances[Int(item.instance)]
+        for index in unsafe 0..<graph.graphScoped.count {
+            let item = unsafe graph.graphScoped[index]
+            let instance = unsafe graph.instances[Int(item.instance)]
             guard type(of: instance) is AnyObject.Type else { continue }
             kept.append(Held(entry: item.entry, object: instance as AnyObject))
         }
@@ -41,10 +41,10 @@ final class GraphSnapshot: @unchecked Sendable {
 extension LookupState {
     /// The snapshot the `Lazy`s and `Provider`s made in this lookup share, made on first use.
     var snapshotForDeferredLookups: GraphSnapshot {
-        if let snapshot { return snapshot }
+        if let snapshot = unsafe snapshot { return snapshot }
         let made = GraphSnapshot()
-        snapshot = made
-        hasExtras = true
+        unsafe snapshot = made
+        unsafe hasExtras = true
         return made
     }
 
@@ -54,12 +54,12 @@ extension LookupState {
     func seed(from snapshot: GraphSnapshot) {
         let alive = snapshot.alive()
         guard !alive.isEmpty else { return }
-        if graphRef == nil { startGraph() }
+        if unsafe graphRef == nil { startGraph() }
         guard let graph else { return }
         for (entry, object) in alive {
-            let index = Int32(graph.instances.count)
-            graph.instances.append(object)
-            graph.graphScoped.append((entry, index))
+            let index = unsafe Int32(graph.instances.count)
+            unsafe graph.instances.append(object)
+            unsafe graph.graphScoped.append((entry, index))
         }
     }
 }

@@ -4,14 +4,16 @@
 /// generic call, four times per lookup; here it is a loop of destroys (none for plain values) and a store.
 /// The owner frees the storage with ``free()``; a copy of a stack aliases the same storage, so a stack is
 /// only ever used in place, as a stored property of its graph.
-@usableFromInline
+// @safe: `base` is allocated in `init` and freed by the owning graph's `free()`; every access is bounds
+// checked against `count` in debug builds (see the subscripts), and a stack is never copied out of its graph.
+@usableFromInline @safe
 struct GraphStack<Element> {
     @usableFromInline var base: UnsafeMutablePointer<Element>
     @usableFromInline var count: Int
     @usableFromInline var capacity: Int
 
     init(capacity: Int) {
-        base = .allocate(capacity: capacity)
+        unsafe base = .allocate(capacity: capacity)
         count = 0
         self.capacity = capacity
     }
@@ -22,14 +24,14 @@ struct GraphStack<Element> {
     /// The element at `index`, which must be below `count`.
     @inlinable
     subscript(index: Int) -> Element {
-        get { base[index] }
-        nonmutating _modify { yield &base[index] }
+        get { unsafe base[index] }
+        nonmutating _modify { yield unsafe &base[index] }
     }
 
     @inlinable
     mutating func append(_ element: Element) {
         if count == capacity { grow() }
-        (base + count).initialize(to: element)
+        unsafe (base + count).initialize(to: element)
         count += 1
     }
 
@@ -40,22 +42,22 @@ struct GraphStack<Element> {
     @usableFromInline
     mutating func grow() {
         let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-        larger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = larger
+        unsafe larger.moveInitialize(from: base, count: count)
+        unsafe base.deallocate()
+        unsafe base = unsafe larger
         capacity *= 2
     }
 
     /// Destroys the elements from `mark` on.
     mutating func removeSuffix(from mark: Int) {
         guard count > mark else { return }
-        (base + mark).deinitialize(count: count - mark)
+        unsafe (base + mark).deinitialize(count: count - mark)
         count = mark
     }
 
     /// Destroys the elements and frees the storage; the stack must not be used afterwards.
     func free() {
-        base.deinitialize(count: count)
-        base.deallocate()
+        unsafe base.deinitialize(count: count)
+        unsafe base.deallocate()
     }
 }

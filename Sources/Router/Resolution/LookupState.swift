@@ -5,7 +5,9 @@
 /// A thread keeps one state for its lookups and reuses it (see ``ThreadContext``); a lookup of another
 /// registry started inside a factory gets a state of its own, nested in the running one. Only its own
 /// thread touches a synchronous lookup's state; an async lookup's state moves with its task.
-@usableFromInline
+// @safe: its unsafe storage (borrowed table and graph, frame pointers) follows `Borrowed`'s and `Frame`'s
+// invariants, stated on those types; the state itself belongs to one lookup on one thread at a time.
+@usableFromInline @safe
 final class LookupState {
     // Every field is unchecked: a state belongs to one lookup on one thread (or one task) at a time, and
     // dynamic exclusivity checks on these fields cost more than a transient lookup.
@@ -82,129 +84,132 @@ final class LookupState {
     @usableFromInline let isAsync: Bool
 
     init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool = false) {
-        self.tableRef = tableRef
-        self.stackRange = stackRange
+        unsafe self.tableRef = tableRef
+        unsafe self.stackRange = stackRange
         self.isAsync = isAsync
-        (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+        unsafe (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
     }
 
     deinit {
-        graphRef?.release()
-        spareGraph?.release()
+        unsafe graphRef?.release()
+        unsafe spareGraph?.release()
     }
 
     /// Prepares a reused state for a new lookup of `table`.
     func restart(tableRef: Borrowed<SealedTable>, stackRange: StackRange, tracing: Bool) {
-        self.tableRef = tableRef
-        self.stackRange = stackRange
-        self.tracing = tracing
-        maxDepth = tableRef.with { $0.maxDepth }
+        unsafe self.tableRef = tableRef
+        unsafe self.stackRange = stackRange
+        unsafe self.tracing = tracing
+        unsafe maxDepth = tableRef.with { $0.maxDepth }
     }
 
     /// The table, for the paths that are not hot.
-    var table: SealedTable { tableRef.object }
+    var table: SealedTable { unsafe tableRef.object }
 
     /// The transaction shared by this lookup and the lookups it is nested in on this thread.
     var transaction: CreationTransaction {
         var root = self
-        while let outer = root.outer?.object { root = outer }
-        if let made = root.ownTransaction { return made }
+        while let outer = unsafe root.outer?.object { root = outer }
+        if let made = unsafe root.ownTransaction { return made }
         let made = CreationTransaction()
-        root.ownTransaction = made
+        unsafe root.ownTransaction = made
         return made
     }
 
     /// The graph, if this lookup has one.
-    @usableFromInline var graph: ResolutionGraph? { graphRef?.object }
+    @usableFromInline var graph: ResolutionGraph? { unsafe graphRef?.object }
 
     /// Makes the graph, turning the frames of the running factories into its first nodes.
     @usableFromInline
     func startGraph() {
-        let takenRef = spareGraph ?? Borrowed.retained(ResolutionGraph())
-        spareGraph = nil
-        graphRef = takenRef
-        guard top != nil else { return }  // the common case: the graph starts before any factory runs
-        let taken = takenRef.object
-        var frames: [UnsafeMutablePointer<Frame>] = []
-        var cursor = top
-        while let frame = cursor {
-            frames.append(frame)
-            cursor = frame.pointee.parent
+        let takenRef = unsafe spareGraph ?? Borrowed.retained(ResolutionGraph())
+        unsafe spareGraph = nil
+        unsafe graphRef = takenRef
+        guard unsafe top != nil else { return }  // the common case: the graph starts before any factory runs
+        let taken = unsafe takenRef.object
+        var frames: [UnsafeMutablePointer<Frame>] = unsafe []
+        var cursor = unsafe top
+        while let frame = unsafe cursor {
+            unsafe frames.append(frame)
+            unsafe cursor = unsafe frame.pointee.parent
         }
-        var parent = current
-        for frame in frames.reversed() {
-            frame.pointee.node = taken.push(frame.pointee.entry, parent: parent)
-            parent = frame.pointee.node
+        var parent = unsafe current
+        // Outermost first; by index, as a `for` over pointers would need `for unsafe`, which the formatter
+        // does not keep apart.
+        for index in unsafe frames.indices.reversed() {
+            let frame = unsafe frames[index]
+            unsafe frame.pointee.node = unsafe taken.push(frame.pointee.entry, parent: parent)
+            parent = unsafe frame.pointee.node
         }
-        current = parent
+        unsafe current = parent
     }
 
     /// Whether the lookup has anything to run when it ends: a graph (queued preparations) or a claim.
     @inlinable
     var needsFinishing: Bool {
-        graphRef != nil || ownTransaction != nil
+        unsafe graphRef != nil || ownTransaction != nil
     }
 
     /// Whether the lookup left nothing to clear: it made no graph, claimed nothing and used no custom scope
     /// (its frames, depth and input were restored on the way out).
     @inlinable
     var isClean: Bool {
-        graphRef == nil && ownTransaction == nil && !hasExtras
+        unsafe graphRef == nil && ownTransaction == nil && !hasExtras
     }
 
     /// Empties the state after its lookup ended, keeping a small graph's storage for the next one.
     func reset() {
-        outer = nil
+        unsafe outer = nil
         guard !isClean else { return }
-        if let snapshot {
+        if let snapshot = unsafe snapshot {
             // The Lazys and Providers this lookup made keep its graph-scoped instances, weakly.
             if let graph { snapshot.capture(from: graph) }
-            self.snapshot = nil
+            unsafe self.snapshot = nil
         }
-        if let graphRef {
-            self.graphRef = nil
-            let keep = graphRef.with { graph in
+        if let graphRef = unsafe graphRef {
+            unsafe self.graphRef = nil
+            let keep = unsafe graphRef.with { graph in
                 graph.reset()
                 return graph.isWorthKeeping
             }
-            if keep && spareGraph == nil { spareGraph = graphRef } else { graphRef.release() }
+            if unsafe keep && spareGraph == nil { unsafe spareGraph = graphRef } else { unsafe graphRef.release() }
         }
-        current = -1
-        top = nil
-        depth = 0
-        injecting = 0
-        inputRef = nil
-        sharedFloor = -1
-        reachedUnfinishedAncestor = false
-        deferralRequested = false
-        completed = 0
-        ownTransaction = nil
-        outer = nil
-        if hasExtras {
-            scopeGenerations.removeAll(keepingCapacity: true)
-            detachedCells.removeAll()
-            hasExtras = false
+        unsafe current = -1
+        unsafe top = nil
+        unsafe depth = 0
+        unsafe injecting = 0
+        unsafe inputRef = nil
+        unsafe sharedFloor = -1
+        unsafe reachedUnfinishedAncestor = false
+        unsafe deferralRequested = false
+        unsafe completed = 0
+        unsafe ownTransaction = nil
+        unsafe outer = nil
+        if unsafe hasExtras {
+            unsafe scopeGenerations.removeAll(keepingCapacity: true)
+            unsafe detachedCells.removeAll()
+            unsafe hasExtras = false
         }
     }
 
     /// This lookup's own cell for a custom-scoped registration whose scope was reset meanwhile.
     func detachedCell<Value>(for entry: Entry<Value>) -> SharedCell<Value> {
         let id = ObjectIdentifier(entry)
-        for held in detachedCells where held.entry == id {
+        for held in unsafe detachedCells where held.entry == id {
             if let cell = held.cell as? SharedCell<Value> { return cell }
         }
         let made = SharedCell<Value>()
-        detachedCells.append((id, made))
+        unsafe detachedCells.append((id, made))
         return made
     }
 
     /// The generation of `scope` this lookup uses: the one it saw first.
     func generation(of scope: CustomScope) -> Int {
         let id = ObjectIdentifier(scope)
-        for seen in scopeGenerations where seen.scope == id { return seen.generation }
+        for seen in unsafe scopeGenerations where seen.scope == id { return seen.generation }
         let now = scope.generation
-        scopeGenerations.append((id, now))
-        hasExtras = true
+        unsafe scopeGenerations.append((id, now))
+        unsafe hasExtras = true
         return now
     }
 }

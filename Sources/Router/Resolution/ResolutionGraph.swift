@@ -8,7 +8,8 @@
 ///   then every object an injection may point back to already exists.
 @usableFromInline
 final class ResolutionGraph {
-    @usableFromInline
+    // @safe: `entry` is borrowed from the lookup's table, which outlives the graph's use of the node.
+    @usableFromInline @safe
     struct Node {
         /// Unretained: the table keeps every entry alive for longer than any lookup.
         @usableFromInline let entryRef: Borrowed<AnyEntry>
@@ -21,7 +22,7 @@ final class ResolutionGraph {
 
         @inlinable
         init(entryRef: Borrowed<AnyEntry>, instance: Int32, parent: Int32, level: Int32) {
-            self.entryRef = entryRef
+            unsafe self.entryRef = unsafe entryRef
             self.instance = instance
             self.parent = parent
             self.level = level
@@ -54,36 +55,37 @@ final class ResolutionGraph {
     init() {}
 
     deinit {
-        nodes.free()
-        instances.free()
-        graphScoped.free()
-        pending.free()
+        unsafe nodes.free()
+        unsafe instances.free()
+        unsafe graphScoped.free()
+        unsafe pending.free()
     }
 
     /// Empties the graph for the next lookup, keeping its storage.
     func reset() {
-        nodes.removeSuffix(from: 0)
-        graphScoped.removeSuffix(from: 0)
-        instances.removeSuffix(from: 0)
-        pending.removeSuffix(from: 0)
+        unsafe nodes.removeSuffix(from: 0)
+        unsafe graphScoped.removeSuffix(from: 0)
+        unsafe instances.removeSuffix(from: 0)
+        unsafe pending.removeSuffix(from: 0)
     }
 
     /// Whether the graph's storage is small enough to keep for the next lookup on this thread.
     var isWorthKeeping: Bool {
-        nodes.capacity <= 256 && instances.capacity <= 256 && pending.capacity <= 256 && graphScoped.capacity <= 64
+        unsafe nodes.capacity <= 256 && instances.capacity <= 256 && pending.capacity <= 256
+            && graphScoped.capacity <= 64
     }
 
     @inlinable
     func push(_ entry: Borrowed<AnyEntry>, parent: Int32) -> Int32 {
-        let level = parent >= 0 ? nodes[Int(parent)].level + 1 : 0
-        nodes.append(Node(entryRef: entry, instance: -1, parent: parent, level: level))
-        return Int32(nodes.count - 1)
+        let level = unsafe parent >= 0 ? nodes[Int(parent)].level + 1 : 0
+        unsafe nodes.append(Node(entryRef: entry, instance: -1, parent: parent, level: level))
+        return unsafe Int32(nodes.count - 1)
     }
 
     @usableFromInline
     func graphInstance(for entry: ObjectIdentifier) -> Any? {
-        for index in 0..<graphScoped.count where graphScoped[index].entry == entry {
-            return instances[Int(graphScoped[index].instance)]
+        for index in unsafe 0..<graphScoped.count where unsafe graphScoped[index].entry == entry {
+            return unsafe instances[Int(graphScoped[index].instance)]
         }
         return nil
     }
@@ -93,8 +95,8 @@ final class ResolutionGraph {
         var names: [String] = []
         var index = node
         while index >= 0 {
-            let item = nodes[Int(index)]
-            names.append(item.entryRef.object.key.short)
+            let item = unsafe nodes[Int(index)]
+            unsafe names.append(item.entryRef.object.key.short)
             index = item.parent
         }
         return names.reversed()
@@ -103,17 +105,17 @@ final class ResolutionGraph {
     /// The parent of `node`.
     @inlinable
     func parent(of node: Int32) -> Int32 {
-        nodes[Int(node)].parent
+        unsafe nodes[Int(node)].parent
     }
 
     /// The nearest node at or above `node` made from `entry`.
     @inlinable
     func ancestor(of node: Int32, entry: AnyEntry) -> Int32? {
-        let target = Borrowed(entry).opaque
+        let target = unsafe Borrowed(entry).opaque
         var index = node
         while index >= 0 {
-            if nodes[Int(index)].entryRef.opaque == target { return index }
-            index = nodes[Int(index)].parent
+            if unsafe nodes[Int(index)].entryRef.opaque == target { return index }
+            index = unsafe nodes[Int(index)].parent
         }
         return nil
     }
@@ -125,7 +127,7 @@ final class ResolutionGraph {
 /// Its address is taken with `_withUnprotectedUnsafeMutablePointer`, which skips the stack protector:
 /// a frame is a fixed-size value written only through its fields (never as a buffer, never past its
 /// end), so the canary check, about 6 instructions per nesting level, would guard nothing.
-@usableFromInline
+@usableFromInline @unsafe
 struct Frame {
     /// Unretained: the table keeps the entry alive for longer than the lookup.
     @usableFromInline let entry: Borrowed<AnyEntry>
@@ -135,8 +137,8 @@ struct Frame {
 
     @inlinable
     init(entry: AnyEntry, parent: UnsafeMutablePointer<Frame>?, node: Int32) {
-        self.entry = Borrowed(entry)
-        self.parent = parent
-        self.node = node
+        unsafe self.entry = unsafe Borrowed(entry)
+        unsafe self.parent = unsafe parent
+        unsafe self.node = node
     }
 }

@@ -25,7 +25,7 @@ extension Resolver {
         }
         guard let cell = entry.asyncCell else { return try await constructAsync(entry, asyncFactory) }
         let here = pathTo(entry.key.short)
-        let made = try await cell.getOrCreate(by: state.transaction, entry: entry, path: here) {
+        let made = unsafe try await cell.getOrCreate(by: state.transaction, entry: entry, path: here) {
             let mark = pendingCount
             let made = try await constructAsync(entry, asyncFactory)
             try synchronously { resolver in try resolver.drain(from: mark) }
@@ -43,10 +43,10 @@ extension Resolver {
     /// from inside it joins this one, and the depth guard measures this thread's stack.
     mutating func synchronously<Result>(_ body: (inout Resolver) throws -> Result) throws -> Result {
         let context = ThreadContext.current
-        let outer = context.running
-        state.stackRange = context.stackRange
-        context.running = Borrowed(state)
-        defer { context.running = outer }
+        let outer = unsafe context.running
+        unsafe state.stackRange = context.stackRange
+        unsafe context.running = unsafe Borrowed(state)
+        defer { unsafe context.running = outer }
         return try body(&self)
     }
 
@@ -57,12 +57,12 @@ extension Resolver {
     ) async throws -> Destination {
         // A heap frame: a pointer to a stack local cannot live across a suspension.
         let frame = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
-        frame.initialize(to: Frame(entry: entry, parent: top, node: -1))
-        let parentNode = enterFrame(frame)
+        unsafe frame.initialize(to: Frame(entry: entry, parent: top, node: -1))
+        let parentNode = unsafe enterFrame(frame)
         defer {
-            leaveFrame(frame, parentNode: parentNode)
-            frame.deinitialize(count: 1)
-            frame.deallocate()
+            unsafe leaveFrame(frame, parentNode: parentNode)
+            unsafe frame.deinitialize(count: 1)
+            unsafe frame.deallocate()
         }
         let made: Destination
         // Nonsending, as the whole async lookup: the factory runs on the lookup's executor between its
@@ -72,9 +72,9 @@ extension Resolver {
         } catch {
             throw wrap(error, entry, stage: "factory")
         }
-        state.constructions &+= 1
-        state.lastConstructed = ObjectIdentifier(entry)
-        record(made, entry, node: frame.pointee.node)
+        unsafe state.constructions &+= 1
+        unsafe state.lastConstructed = ObjectIdentifier(entry)
+        unsafe record(made, entry, node: frame.pointee.node)
         return made
     }
 }
@@ -138,11 +138,11 @@ extension RouteRegistry {
         }
         // An async lookup's state is its own (it moves with the task between threads); `table` is kept
         // alive by this frame until the lookup ends.
-        let state = LookupState(
+        let state = unsafe LookupState(
             tableRef: Borrowed(table), stackRange: ThreadContext.current.stackRange, isAsync: true)
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
-        state.onMainActor = MainActorCheck.isMainActor(#isolation)
+        unsafe state.onMainActor = MainActorCheck.isMainActor(#isolation)
         var resolver = Resolver(state: state)
         defer { withExtendedLifetime((table, state)) {} }
         do {

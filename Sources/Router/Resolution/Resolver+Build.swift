@@ -3,10 +3,10 @@ extension Resolver {
 
     @inlinable
     mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
-        guard let found = tableRef.with({ $0.primaryRef(key.id) }) else {
+        guard let found = unsafe tableRef.with({ unsafe $0.primaryRef(key.id) }) else {
             throw missingError(for: key)
         }
-        return try Entry<Destination>.borrow(found) { $0 }
+        return unsafe try Entry<Destination>.borrow(found) { $0 }
     }
 
     @usableFromInline
@@ -48,7 +48,7 @@ extension Resolver {
         if tracing { return try buildTraced(entry) }
         if let made = entry.builtSingleton { return made }
         // The common case: a transient object with nothing to prepare, in a lookup with no graph.
-        if graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
+        if unsafe graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
             return try constructPlain(entry)
         }
         return try buildSlow(entry)
@@ -59,7 +59,7 @@ extension Resolver {
     /// destination type in the caller instead of asking the runtime for generic metadata on every call.
     @inlinable
     mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        if injecting > 0 && top == state.preparationTop && !state.callerPreparationPending {
+        if unsafe injecting > 0 && top == state.preparationTop && !state.callerPreparationPending {
             return try buildForPreparation(entry)
         }
         return try buildByScope(entry)
@@ -98,9 +98,9 @@ extension Resolver {
     mutating func existingInstance<Destination>(
         _ entry: Entry<Destination>, startingGraph: Bool
     ) throws -> Destination? {
-        if let graphRef {
+        if let graphRef = unsafe graphRef {
             // Borrowed: the state owns the graph for the whole lookup.
-            let found = try graphRef.with { graph -> Destination? in
+            let found = unsafe try graphRef.with { graph -> Destination? in
                 if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
                     return closed
                 }
@@ -111,7 +111,7 @@ extension Resolver {
             }
             if let found { return found }
         } else if startingGraph {
-            state.startGraph()
+            unsafe state.startGraph()
         }
         guard depth < maxDepth && (hasStackRoom || hasStackRoomOnThisThread()) else { throw tooDeep(entry) }
         return nil
@@ -120,14 +120,14 @@ extension Resolver {
     /// Runs the factory inside a frame on the call stack, records the object, and queues its preparation.
     @inlinable
     mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        var frame = Frame(entry: entry, parent: top, node: -1)
+        var frame = unsafe Frame(entry: entry, parent: top, node: -1)
         // Unprotected: see `Frame`.
-        return try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
-            let parentNode = enterFrame(framePointer)
-            defer { leaveFrame(framePointer, parentNode: parentNode) }
-            let made = try runFactory(entry, in: framePointer)
-            state.constructions &+= 1
-            state.lastConstructed = ObjectIdentifier(entry)
+        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
+            let parentNode = unsafe enterFrame(framePointer)
+            defer { unsafe leaveFrame(framePointer, parentNode: parentNode) }
+            let made = unsafe try runFactory(entry, in: framePointer)
+            unsafe state.constructions &+= 1
+            unsafe state.lastConstructed = ObjectIdentifier(entry)
             return made
         }
     }
@@ -138,34 +138,34 @@ extension Resolver {
     /// closure's body is compiled apart, and each call between the pieces cost about 30 instructions.
     @inlinable @inline(__always)
     mutating func constructPlain<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        let outerTop = top
-        var frame = Frame(entry: entry, parent: outerTop, node: -1)
+        let outerTop = unsafe top
+        var frame = unsafe Frame(entry: entry, parent: outerTop, node: -1)
         @inline(__always) func run(_ framePointer: UnsafeMutablePointer<Frame>) throws -> Destination {
             let parentNode = current
-            top = framePointer
+            unsafe top = unsafe framePointer
             depth &+= 1
             // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
             let made: Destination
             do {
                 // Wraps a failure while the frame is still pushed, so the error's path ends at this object.
-                made = try runFactory(entry, in: framePointer)
+                made = unsafe try runFactory(entry, in: framePointer)
             } catch {
-                leaveFrame(framePointer, parentNode: parentNode)
+                unsafe leaveFrame(framePointer, parentNode: parentNode)
                 throw error
             }
-            guard graphRef == nil else {
+            guard unsafe graphRef == nil else {
                 // The factory's own lookups started a graph, which gave this frame and its parents nodes.
-                leaveFrame(framePointer, parentNode: parentNode)
+                unsafe leaveFrame(framePointer, parentNode: parentNode)
                 return made
             }
             // Still no graph: no node was made, so the enclosing frame has none to restore.
-            top = outerTop
+            unsafe top = unsafe outerTop
             current = parentNode
             depth &-= 1
             return made
         }
         // Unprotected: see `Frame`.
-        return try _withUnprotectedUnsafeMutablePointer(to: &frame, run)
+        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame, run)
     }
 
     /// Runs the factory of the object in `frame`, naming the registration in its error, and records the
@@ -181,7 +181,7 @@ extension Resolver {
         } catch {
             throw wrap(error, entry, stage: "factory")
         }
-        if graphRef != nil { record(made, entry, node: frame.pointee.node) }
+        if unsafe graphRef != nil { unsafe record(made, entry, node: frame.pointee.node) }
         return made
     }
 
@@ -189,11 +189,11 @@ extension Resolver {
     @inlinable @inline(__always)
     mutating func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
         let parentNode = current
-        if let graphRef {
-            frame.pointee.node = graphRef.with { $0.push(frame.pointee.entry, parent: parentNode) }
-            current = frame.pointee.node
+        if let graphRef = unsafe graphRef {
+            unsafe frame.pointee.node = graphRef.with { unsafe $0.push(frame.pointee.entry, parent: parentNode) }
+            current = unsafe frame.pointee.node
         }
-        top = frame
+        unsafe top = unsafe frame
         depth &+= 1
         return parentNode
     }
@@ -201,11 +201,11 @@ extension Resolver {
     /// Pops a factory's frame.
     @inlinable @inline(__always)
     mutating func leaveFrame(_ frame: UnsafeMutablePointer<Frame>, parentNode: Int32) {
-        let outerTop = frame.pointee.parent
-        top = outerTop
+        let outerTop = unsafe frame.pointee.parent
+        unsafe top = unsafe outerTop
         // A graph started inside the factory gave the enclosing frame a node of its own.
-        if let outer = outerTop, outer.pointee.node >= 0 {
-            current = outer.pointee.node
+        if let outer = unsafe outerTop, unsafe outer.pointee.node >= 0 {
+            current = unsafe outer.pointee.node
         } else {
             current = parentNode
         }
@@ -217,7 +217,7 @@ extension Resolver {
         guard let tracer = table.tracer else { return try buildSlow(entry) }
         let clock = ContinuousClock()
         let start = clock.now
-        let before = state.constructions
+        let before = unsafe state.constructions
         let level = depth
         do {
             let made: Destination
@@ -226,7 +226,7 @@ extension Resolver {
             } else {
                 made = try buildSlow(entry)
             }
-            let built = state.constructions != before && state.lastConstructed == ObjectIdentifier(entry)
+            let built = unsafe state.constructions != before && state.lastConstructed == ObjectIdentifier(entry)
             tracer.emit(
                 ResolutionStep(
                     key: entry.key.full, scope: entry.scope, outcome: built ? .built : .shared, depth: level,
@@ -261,7 +261,7 @@ extension Entry {
     static func fastCase(_ entry: Borrowed<AnyEntry>) -> FastCase<Destination> {
         // A debug build that finds the entry is not an `Entry<Destination>` answers `.other`, and the
         // general path throws the typed error.
-        let found = try? borrow(entry) { typed -> FastCase<Destination> in
+        let found = unsafe try? borrow(entry) { typed -> FastCase<Destination> in
             if let made = typed.builtSingleton { return .built(made) }
             return typed.isPlainTransient ? .plain : .other
         }

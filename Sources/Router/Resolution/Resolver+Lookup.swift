@@ -31,20 +31,20 @@ extension Resolver {
     ) throws -> Result {
         // Borrowed: the thread-local slot keeps the context alive, and the context keeps the state alive
         // until `end`.
-        try ThreadContext.currentRef().with { context in
-            if let running = context.running,
-                running.with({ $0.tableRef.opaque == tableRef.opaque })
+        unsafe try ThreadContext.currentRef().with { context in
+            if let running = unsafe context.running,
+                unsafe running.with({ unsafe $0.tableRef.opaque == tableRef.opaque })
             {
-                return try running.with { state in
-                    let wasOnMainActor = state.onMainActor
-                    if onMainActor { state.onMainActor = true }
-                    defer { state.onMainActor = wasOnMainActor }
+                return unsafe try running.with { state in
+                    let wasOnMainActor = unsafe state.onMainActor
+                    if onMainActor { unsafe state.onMainActor = true }
+                    defer { unsafe state.onMainActor = wasOnMainActor }
                     var resolver = Resolver(state: state)
                     return try body(&resolver)
                 }
             }
-            return try context.begin(tableRef).with { state in
-                if onMainActor { state.onMainActor = true }
+            return unsafe try context.begin(tableRef).with { state in
+                if onMainActor { unsafe state.onMainActor = true }
                 if let snapshot { state.seed(from: snapshot) }
                 return try run(state, in: context, reporting: registry, body)
             }
@@ -83,18 +83,18 @@ extension Resolver {
         _ key: RoutableService<Destination>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry,
         isolation: (any Actor)?
     ) throws -> Destination {
-        let (found, tracing) = tableRef.with { ($0.primaryRefInline(key.id), $0.isTracing) }
-        if let found, !tracing {
-            switch Entry<Destination>.fastCase(found) {
+        let (found, tracing) = unsafe tableRef.with { unsafe ($0.primaryRefInline(key.id), $0.isTracing) }
+        if let found = unsafe found, !tracing {
+            switch unsafe Entry<Destination>.fastCase(found) {
             // No factory runs, so the caller's isolation does not matter (and is not even compared).
             case .built(let made): return made
             case .plain:
-                return try resolvePlainTopLevel(
+                return unsafe try resolvePlainTopLevel(
                     found, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
             case .other: break
             }
         }
-        return try resolveTopLevelSlow(
+        return unsafe try resolveTopLevelSlow(
             key, found, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
@@ -105,14 +105,14 @@ extension Resolver {
         _ key: RoutableService<Destination>, _ found: Borrowed<AnyEntry>?, in tableRef: Borrowed<SealedTable>,
         reporting registry: RouteRegistry, onMainActor: Bool
     ) throws -> Destination {
-        guard let found else {
-            return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+        guard let found = unsafe found else {
+            return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
                 try resolver.resolve(key)
             }
         }
         // `found`, not the entry, crosses into the lookup: capturing a borrowed reference would retain it.
-        return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
-            try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+        return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+            unsafe try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
         }
     }
 
@@ -133,29 +133,29 @@ extension Resolver {
             @inline(__always) func make(_ entry: Entry<Destination>) throws -> Destination {
                 try resolver.constructFirst(entry)
             }
-            return try Entry<Destination>.borrow(found, make)
+            return unsafe try Entry<Destination>.borrow(found, make)
         }
         @inline(__always) func start(in context: ThreadContext) throws -> Destination {
-            guard let primary = context.idlePrimary else {
-                return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
-                    try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+            guard let primary = unsafe context.idlePrimary else {
+                return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+                    unsafe try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
                 }
             }
-            context.primaryBusy = true
-            context.running = primary
+            unsafe context.primaryBusy = true
+            unsafe context.running = primary
             @inline(__always) func begin(_ state: LookupState) throws -> Destination {
-                state.tableRef = tableRef
-                state.maxDepth = tableRef.with { $0.maxDepth }
-                state.tracing = false
-                state.onMainActor = onMainActor
+                unsafe state.tableRef = tableRef
+                unsafe state.maxDepth = tableRef.with { $0.maxDepth }
+                unsafe state.tracing = false
+                unsafe state.onMainActor = onMainActor
                 return try run(state, in: context, reporting: registry, first)
             }
             // Borrowed: the context keeps its primary state (+1) as long as it lives.
-            return try primary.with(begin)
+            return unsafe try primary.with(begin)
         }
-        let slot = tableRef.with { $0.contextSlot }
+        let slot = unsafe tableRef.with { $0.contextSlot }
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.
-        return try ThreadContextKey.context(in: slot).with(start)
+        return unsafe try ThreadContextKey.context(in: slot).with(start)
     }
 
     /// `construct` for the first object of a lookup, which has no enclosing frame or node and is not
@@ -165,17 +165,17 @@ extension Resolver {
         // The first level: the depth count (0 < maxDepth, which is at least 1) always allows it; the stack
         // may not.
         guard hasStackRoom else { throw tooDeep(entry) }
-        var frame = Frame(entry: entry, parent: nil, node: -1)
+        var frame = unsafe Frame(entry: entry, parent: nil, node: -1)
         // Unprotected: see `Frame`.
-        return try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
-            top = framePointer
+        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
+            unsafe top = unsafe framePointer
             depth = 1
             defer {
-                top = nil
+                unsafe top = nil
                 current = -1
                 depth = 0
             }
-            return try runFactory(entry, in: framePointer)
+            return unsafe try runFactory(entry, in: framePointer)
         }
     }
 
@@ -184,27 +184,27 @@ extension Resolver {
     @inlinable
     mutating func finishLookup() throws {
         // Most lookups built nothing shared and queued nothing: nothing to do.
-        guard state.needsFinishing else { return }
+        guard unsafe state.needsFinishing else { return }
         try finishLookupSlow()
     }
 
     @usableFromInline
     mutating func finishLookupSlow() throws {
         try drain(from: 0)
-        guard let transaction = state.existingTransaction else { return }
-        transaction.publishHeld(by: ObjectIdentifier(state))
-        if state.outer == nil { try transaction.commit() }
+        guard let transaction = unsafe state.existingTransaction else { return }
+        unsafe transaction.publishHeld(by: ObjectIdentifier(state))
+        if unsafe state.outer == nil { try transaction.commit() }
     }
 
     /// Ends a lookup that failed: publishes the held instances whose preparations all ran, forgets the
     /// others (the next lookup builds them again).
     @usableFromInline
     mutating func failLookup(_ error: any Error) {
-        guard let transaction = state.existingTransaction else { return }
-        if state.outer == nil {
-            transaction.rollBack(error, completed: [ObjectIdentifier(state): state.completed])
+        guard let transaction = unsafe state.existingTransaction else { return }
+        if unsafe state.outer == nil {
+            unsafe transaction.rollBack(error, completed: [ObjectIdentifier(state): state.completed])
         } else {
-            transaction.settleHeld(by: ObjectIdentifier(state), completed: state.completed)
+            unsafe transaction.settleHeld(by: ObjectIdentifier(state), completed: state.completed)
         }
     }
 }
@@ -216,61 +216,61 @@ extension ThreadContext {
     /// primary state is free, and no handler is being called.
     @inlinable @inline(__always)
     var idlePrimary: Borrowed<LookupState>? {
-        running == nil && !primaryBusy && !inHandler ? primary : nil
+        unsafe running == nil && !primaryBusy && !inHandler ? primary : nil
     }
 
     @inlinable @inline(__always)
     func begin(_ tableRef: Borrowed<SealedTable>) -> Borrowed<LookupState> {
         // The common case, inline: no lookup runs on this thread, and its primary state is free.
-        if running == nil && !primaryBusy && !inHandler, let primary {
-            primaryBusy = true
-            primary.with { state in
-                state.tableRef = tableRef
-                (state.maxDepth, state.tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
-                state.onMainActor = false
+        if unsafe running == nil && !primaryBusy && !inHandler, let primary = unsafe primary {
+            unsafe primaryBusy = true
+            unsafe primary.with { state in
+                unsafe state.tableRef = tableRef
+                unsafe (state.maxDepth, state.tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+                unsafe state.onMainActor = false
             }
-            running = primary
-            return primary
+            unsafe running = primary
+            return unsafe primary
         }
-        return beginSlow(tableRef)
+        return unsafe beginSlow(tableRef)
     }
 
     @usableFromInline
     func beginSlow(_ tableRef: Borrowed<SealedTable>) -> Borrowed<LookupState> {
-        let tracing = !inHandler && tableRef.with { $0.isTracing }
+        let tracing = unsafe !inHandler && tableRef.with { $0.isTracing }
         let made: Borrowed<LookupState>
-        if !primaryBusy, let primary {
-            primaryBusy = true
-            made = primary
-            primary.with {
-                $0.restart(tableRef: tableRef, stackRange: stackRange, tracing: tracing)
+        if unsafe !primaryBusy, let primary = unsafe primary {
+            unsafe primaryBusy = true
+            unsafe made = unsafe primary
+            unsafe primary.with {
+                unsafe $0.restart(tableRef: tableRef, stackRange: stackRange, tracing: tracing)
             }
         } else {
-            let state = LookupState(tableRef: tableRef, stackRange: stackRange)
-            state.tracing = tracing
-            if primary == nil {
-                primary = Borrowed.retained(state)
-                primaryBusy = true
+            let state = unsafe LookupState(tableRef: tableRef, stackRange: stackRange)
+            unsafe state.tracing = tracing
+            if unsafe primary == nil {
+                unsafe primary = Borrowed.retained(state)
+                unsafe primaryBusy = true
             } else {
-                nested.append(state)
+                unsafe nested.append(state)
             }
-            made = Borrowed(state)
+            unsafe made = unsafe Borrowed(state)
         }
-        made.with { state in
-            state.outer = running
+        unsafe made.with { state in
+            unsafe state.outer = unsafe running
             // A lookup nested in a main-actor one runs on the same thread, inside it.
-            state.onMainActor = running?.with { $0.onMainActor } ?? false
+            unsafe state.onMainActor = unsafe running?.with { unsafe $0.onMainActor } ?? false
         }
-        running = made
-        return made
+        unsafe running = made
+        return unsafe made
     }
 
     /// Ends the lookup `state` started by ``begin(_:)``, keeping the thread's primary state for the next one.
     @inlinable @inline(__always)
     func end(_ state: LookupState) {
-        if state.outer == nil && state.isClean && primary?.opaque == running?.opaque {
-            running = nil
-            primaryBusy = false
+        if unsafe state.outer == nil && state.isClean && primary?.opaque == running?.opaque {
+            unsafe running = nil
+            unsafe primaryBusy = false
             return
         }
         endSlow(state)
@@ -278,12 +278,12 @@ extension ThreadContext {
 
     @usableFromInline
     func endSlow(_ state: LookupState) {
-        running = state.outer
+        unsafe running = unsafe state.outer
         state.reset()
-        if primary?.opaque == Borrowed(state).opaque {
-            primaryBusy = false
-        } else if let index = nested.lastIndex(where: { $0 === state }) {
-            nested.remove(at: index)
+        if unsafe primary?.opaque == Borrowed(state).opaque {
+            unsafe primaryBusy = false
+        } else if let index = unsafe nested.lastIndex(where: { $0 === state }) {
+            unsafe nested.remove(at: index)
         }
     }
 
@@ -291,19 +291,20 @@ extension ThreadContext {
     /// on this thread (a handler's own failing lookup must not call it again, without end).
     @usableFromInline
     func report(_ error: any Error, to registry: RouteRegistry?) -> any Error {
-        guard let registry, !inHandler, let routeError = error as? RouteError, let handler = registry.errorHandler
+        guard let registry, unsafe !inHandler, let routeError = error as? RouteError,
+            let handler = registry.errorHandler
         else { return error }
-        inHandler = true
-        defer { inHandler = false }
+        unsafe inHandler = true
+        defer { unsafe inHandler = false }
         handler(routeError)
         return error
     }
 
     /// Calls a trace handler, with lookups it makes untraced.
     func callHandler(_ body: () -> Void) {
-        guard !inHandler else { return }
-        inHandler = true
-        defer { inHandler = false }
+        guard unsafe !inHandler else { return }
+        unsafe inHandler = true
+        defer { unsafe inHandler = false }
         body()
     }
 }
@@ -312,7 +313,7 @@ extension LookupState {
     /// The creation transaction of this lookup (or the one it is nested in), if one was made.
     var existingTransaction: CreationTransaction? {
         var root = self
-        while let outer = root.outer?.object { root = outer }
-        return root.ownTransaction
+        while let outer = unsafe root.outer?.object { root = outer }
+        return unsafe root.ownTransaction
     }
 }

@@ -2,18 +2,18 @@ extension Resolver {
     /// Records a made object in the graph and queues its preparation.
     @inlinable
     mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
-        guard let graphRef, node >= 0 else { return }
-        graphRef.with { graph in
-            let index = Int32(graph.instances.count)
-            graph.instances.append(made)
-            graph.nodes[Int(node)].instance = index
+        guard let graphRef = unsafe graphRef, node >= 0 else { return }
+        unsafe graphRef.with { graph in
+            let index = unsafe Int32(graph.instances.count)
+            unsafe graph.instances.append(made)
+            unsafe graph.nodes[Int(node)].instance = index
             if entry.scope.kind == .graph {
-                graph.graphScoped.append((ObjectIdentifier(entry), index))
+                unsafe graph.graphScoped.append((ObjectIdentifier(entry), index))
             }
             if entry.needsPreparation {
                 // Unowned: the table keeps the entry alive for longer than the lookup.
-                graph.pending.append(
-                    .init(node: node) { [unowned(unsafe) entry] resolver in try resolver.prepare(made, entry) })
+                unsafe graph.pending.append(
+                    .init(node: node) { [unowned(unsafe) entry] resolver in unsafe try resolver.prepare(made, entry) })
             }
         }
     }
@@ -25,25 +25,25 @@ extension Resolver {
         // the ancestors of the object being prepared, which the injections do not change. The first pass
         // remembers the closing ones in a bit mask (the first 64; any later ones are checked again).
         // Through the buffer, so that no injection is copied (and its closure retained) on the way.
-        try entry.injections.withUnsafeBufferPointer { injections in
+        unsafe try entry.injections.withUnsafeBufferPointer { injections in
             var closing: UInt64 = 0
             var closesLate = false
             for index in injections.indices {
-                if let dependency = injections[index].dependency, closesCycle(dependency) {
+                if let dependency = unsafe injections[index].dependency, closesCycle(dependency) {
                     if index < 64 { closing |= 1 << UInt64(index) } else { closesLate = true }
                     continue
                 }
-                try runInjection(injections[index], made, entry)
+                unsafe try runInjection(injections[index], made, entry)
             }
             while closing != 0 {
                 let index = closing.trailingZeroBitCount
                 closing &= closing - 1
-                try runInjection(injections[index], made, entry)
+                unsafe try runInjection(injections[index], made, entry)
             }
             if closesLate {
                 for index in injections.indices.dropFirst(64) {
-                    if let dependency = injections[index].dependency, closesCycle(dependency) {
-                        try runInjection(injections[index], made, entry)
+                    if let dependency = unsafe injections[index].dependency, closesCycle(dependency) {
+                        unsafe try runInjection(injections[index], made, entry)
                     }
                 }
             }
@@ -70,25 +70,25 @@ extension Resolver {
 
     /// Queues a preparation for the object whose factory is running now.
     mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
-        if graph == nil { state.startGraph() }
-        graph?.pending.append(.init(node: current, run: run))
+        if graph == nil { unsafe state.startGraph() }
+        unsafe graph?.pending.append(.init(node: current, run: run))
     }
 
     /// Runs queued preparations from `mark` on, including those they queue, then forgets them.
     @usableFromInline
     mutating func drain(from mark: Int) throws {
-        guard let graphRef else { return }
+        guard let graphRef = unsafe graphRef else { return }
         // Borrowed: the state owns the graph until the lookup ends.
-        try graphRef.with { graph in
+        unsafe try graphRef.with { graph in
             defer {
-                graph.pending.removeSuffix(from: mark)
+                unsafe graph.pending.removeSuffix(from: mark)
             }
             var index = mark
-            while index < graph.pending.count {
-                let item = graph.pending[index]
+            while unsafe index < graph.pending.count {
+                let item = unsafe graph.pending[index]
                 index += 1
                 try runPending(item, graph: graph)
-                if mark == 0 { state.completed = index }
+                if mark == 0 { unsafe state.completed = index }
             }
         }
     }
@@ -97,17 +97,17 @@ extension Resolver {
     mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
         let outer = current
         let outerDepth = depth
-        let outerPreparationTop = state.preparationTop
+        let outerPreparationTop = unsafe state.preparationTop
         current = item.node
         // A preparation's lookups are nested inside the object it prepares.
-        depth = item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
+        depth = unsafe item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
         injecting += 1
-        state.preparationTop = top
+        unsafe state.preparationTop = unsafe top
         defer {
             current = outer
             depth = outerDepth
             injecting -= 1
-            state.preparationTop = outerPreparationTop
+            unsafe state.preparationTop = unsafe outerPreparationTop
         }
         try item.run(&self)
     }
@@ -133,19 +133,19 @@ extension Resolver {
         // `buildForPreparation`), not before it.
         let nested = injecting > 0
         let mark = pendingCount
-        let outerPending = state.callerPreparationPending
-        state.callerPreparationPending = nested
+        let outerPending = unsafe state.callerPreparationPending
+        unsafe state.callerPreparationPending = nested
         let made: Destination
         do {
             made = try build(entry)
         } catch {
-            state.callerPreparationPending = outerPending
+            unsafe state.callerPreparationPending = outerPending
             throw error
         }
-        state.callerPreparationPending = outerPending
+        unsafe state.callerPreparationPending = outerPending
         input = nil
         try runCallerPreparation(made, entry, preparation)
-        if nested, let graph, graph.pending.count > mark { try drain(from: mark) }
+        if nested, let graph, unsafe graph.pending.count > mark { try drain(from: mark) }
         return made
     }
 }

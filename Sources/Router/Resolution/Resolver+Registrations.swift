@@ -16,7 +16,7 @@ extension Resolver {
     mutating func onMainActor<Input, Destination>(
         _ key: KeyDescription, passing input: Input, _ factory: MainActorFunction<Input, Destination>
     ) throws -> Destination {
-        guard MainActorCheck.isIsolated(state) else {
+        guard unsafe MainActorCheck.isIsolated(state) else {
             throw RouteError.mainActorRequired(key, path: pathHere(key.short))
         }
         return try factory.callAssumingIsolated(input, &self)
@@ -25,13 +25,13 @@ extension Resolver {
     /// Runs a main-actor preparation on `root`, or fails when this lookup is not isolated to the main
     /// actor (``wrap(_:_:stage:)`` names the registration in a ``RouteError/Code/mainActorRequired``).
     mutating func onMainActor<Root>(_ preparation: MainActorFunction<Root, Void>, _ root: Root) throws {
-        guard MainActorCheck.isIsolated(state) else { throw NotOnMainActor() }
+        guard unsafe MainActorCheck.isIsolated(state) else { throw NotOnMainActor() }
         try preparation.callAssumingIsolated(root, &self)
     }
 
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).
     func redirected<Destination>(_ entry: Entry<Destination>) -> Entry<Destination> {
-        tableRef.with { table in
+        unsafe tableRef.with { table in
             guard !table.redirect.isEmpty, let copy = table.redirect[ObjectIdentifier(entry)] as? Entry<Destination>
             else { return entry }
             return copy
@@ -54,7 +54,7 @@ struct MainActorFunction<Input, Output>: Sendable {
     init(_ function: @escaping @MainActor @Sendable (Input, inout Resolver) throws -> Output) {
         // Isolation is not part of a function's ABI: the two function types have the same layout and
         // calling convention; only the compiler's isolation check is dropped (see the invariant above).
-        unchecked = unsafeBitCast(function, to: (@Sendable (Input, inout Resolver) throws -> Output).self)
+        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (Input, inout Resolver) throws -> Output).self)
     }
 
     /// Calls the function; the caller has checked the main actor's isolation.
@@ -79,7 +79,7 @@ enum MainActorCheck {
     /// on Apple platforms, it runs on the main thread, which is the main actor's executor there. (On Linux
     /// the main actor's executor may be another thread, so the thread alone proves nothing.)
     static func isIsolated(_ state: LookupState) -> Bool {
-        if state.onMainActor { return true }
+        if unsafe state.onMainActor { return true }
         #if canImport(Darwin)
             return pthread_main_np() != 0
         #else

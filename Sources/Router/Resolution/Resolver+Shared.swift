@@ -17,11 +17,11 @@ extension Resolver {
         case .custom:
             guard let scope = entry.scope.customScope else { return try construct(entry) }
             let cell: SharedCell<Destination>
-            switch scope.cell(
+            switch unsafe scope.cell(
                 for: ObjectIdentifier(entry), of: Destination.self, generation: state.generation(of: scope))
             {
             case .cell(let found): cell = found
-            case .stale: cell = state.detachedCell(for: entry)
+            case .stale: cell = unsafe state.detachedCell(for: entry)
             case .closed: throw RouteError.scopeClosed(entry, path: pathTo(entry.key.short))
             }
             if let made = cell.instance { return made }
@@ -36,22 +36,22 @@ extension Resolver {
         _ entry: Entry<Destination>, _ slot: SharedSlot<Destination>
     ) throws -> Destination {
         if let made = slot.published() { return made }
-        if graph == nil { state.startGraph() }
-        let transaction = state.transaction
+        if graph == nil { unsafe state.startGraph() }
+        let transaction = unsafe state.transaction
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
         let mark = pendingCount
         // The node `construct` is about to push.
-        let node = Int32(graphRef?.with { $0.nodes.count } ?? -1)
+        let node = unsafe Int32(graphRef?.with { unsafe $0.nodes.count } ?? -1)
         // Cleared before the factory runs: a factory that closes a property cycle (it is handed an
         // ancestor still being prepared) makes the instance as unfinished as a preparation that does.
-        let outerReached = state.reachedUnfinishedAncestor
-        state.reachedUnfinishedAncestor = false
+        let outerReached = unsafe state.reachedUnfinishedAncestor
+        unsafe state.reachedUnfinishedAncestor = false
         let made: Destination
         do {
             made = try construct(entry)
             transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
         } catch {
-            state.reachedUnfinishedAncestor = outerReached
+            unsafe state.reachedUnfinishedAncestor = outerReached
             transaction.abandon(slot.cell)
             throw error
         }
@@ -59,16 +59,16 @@ extension Resolver {
         do {
             deferred = try drainShared(from: mark, node: node)
         } catch {
-            state.reachedUnfinishedAncestor = outerReached
+            unsafe state.reachedUnfinishedAncestor = outerReached
             transaction.abandon(slot.cell)
             throw error
         }
-        let reached = state.reachedUnfinishedAncestor
+        let reached = unsafe state.reachedUnfinishedAncestor
         // An instance whose preparation waits for the enclosing lookup is unfinished, and so is whatever
         // the enclosing factories build around it: they are held too (the explorer's "initializer a(b),
         // property b.a" scenario).
-        state.reachedUnfinishedAncestor = outerReached || reached || !deferred.isEmpty
-        let stateID = ObjectIdentifier(state)
+        unsafe state.reachedUnfinishedAncestor = outerReached || reached || !deferred.isEmpty
+        let stateID = unsafe ObjectIdentifier(state)
         guard let graph, !deferred.isEmpty || reached else {
             transaction.finish(
                 slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
@@ -77,8 +77,8 @@ extension Resolver {
         // A preparation needs an object an enclosing factory is still building, or the instance reached an
         // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
         // drain, and the instance is published after it.
-        graph.pending.append(contentsOf: deferred)
-        transaction.finish(
+        unsafe graph.pending.append(contentsOf: deferred)
+        unsafe transaction.finish(
             slot.cell, queuedAfter: graph.pending.count, state: stateID, publish: { slot.publish(made) },
             discard: { slot.discard() })
         return made
@@ -92,23 +92,23 @@ extension Resolver {
         sharedFloor = node
         defer {
             sharedFloor = outerFloor
-            graph.pending.removeSuffix(from: mark)
+            unsafe graph.pending.removeSuffix(from: mark)
         }
         var deferred: [ResolutionGraph.Pending] = []
         var index = mark
-        while index < graph.pending.count {
-            let item = graph.pending[index]
+        while unsafe index < graph.pending.count {
+            let item = unsafe graph.pending[index]
             index += 1
-            state.deferralRequested = false
+            unsafe state.deferralRequested = false
             do {
                 try runPending(item, graph: graph)
-            } catch  where state.deferralRequested {
+            } catch  where unsafe state.deferralRequested {
                 // Unwound by the deferral (possibly rethrown as another error by user code).
             }
-            if state.deferralRequested {
+            if unsafe state.deferralRequested {
                 // Also when the preparation swallowed the deferral (`try?`) and returned: it runs again,
                 // whole, in the enclosing lookup's drain.
-                state.deferralRequested = false
+                unsafe state.deferralRequested = false
                 deferred.append(item)
             }
         }
@@ -122,7 +122,7 @@ extension Resolver {
         _ cell: CreationCell, for entry: AnyEntry, published: () -> Destination?
     ) throws -> Destination? {
         while true {
-            switch try state.transaction.claim(cell, for: entry) {
+            switch unsafe try state.transaction.claim(cell, for: entry) {
             case .published:
                 if let made = published() { return made }
                 continue  // a weak instance published and released meanwhile: claim it again
@@ -162,7 +162,7 @@ struct SharedSlot<Value> {
     init(_ cell: SharedCell<Value>) {
         self.cell = cell
         published = { cell.instance }
-        setProvisional = { cell.provisional = $0 }
+        setProvisional = { unsafe cell.provisional = $0 }
         publish = { cell.publish($0) }
         discard = { cell.discardProvisional() }
     }

@@ -19,7 +19,7 @@ public struct Resolver: ~Copyable {
 
     @inlinable
     init(state: LookupState) {
-        self.state = state
+        unsafe self.state = state
     }
 
     // MARK: Public lookups
@@ -34,13 +34,15 @@ public struct Resolver: ~Copyable {
     public mutating func resolve<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
         // Local functions, not closures: always inlined, so the probe, `build` and the factory's frame are
         // one function (see `constructPlain`).
-        @inline(__always) func probe(_ table: SealedTable) -> Borrowed<AnyEntry>? { table.primaryRefInline(key.id) }
-        guard let found = tableRef.with(probe) else {
+        @inline(__always) func probe(_ table: SealedTable) -> Borrowed<AnyEntry>? {
+            unsafe table.primaryRefInline(key.id)
+        }
+        guard let found = unsafe tableRef.with(probe) else {
             throw missingError(for: key)
         }
         @inline(__always) func buildFound(_ entry: Entry<Destination>) throws -> Destination { try build(entry) }
         // Borrowed, not retained: the table keeps the entry alive for the whole lookup.
-        return try Entry<Destination>.borrow(found, buildFound)
+        return unsafe try Entry<Destination>.borrow(found, buildFound)
     }
 
     /// Resolves the destination of `key`, then runs `preparation` on it before the registration's own
@@ -78,7 +80,7 @@ public struct Resolver: ~Copyable {
     /// - Throws: ``RouteError`` when one of the factories fails.
     public mutating func resolveAll<Destination>(_ key: RoutableService<Destination>) throws -> [Destination] {
         try table.allEntries(for: key.id).map { erased in
-            try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
+            unsafe try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
         }
     }
 
@@ -103,52 +105,52 @@ public struct Resolver: ~Copyable {
 
     // MARK: The state, as the engine's files read it
 
-    @inlinable var tableRef: Borrowed<SealedTable> { state.tableRef }
+    @inlinable var tableRef: Borrowed<SealedTable> { unsafe state.tableRef }
     /// The table, for the paths that are not hot.
-    var table: SealedTable { state.table }
-    @inlinable var maxDepth: Int { state.maxDepth }
-    @inlinable var tracing: Bool { state.tracing }
-    @inlinable var graphRef: Borrowed<ResolutionGraph>? { state.graphRef }
-    @inlinable var graph: ResolutionGraph? { state.graph }
+    var table: SealedTable { unsafe state.table }
+    @inlinable var maxDepth: Int { unsafe state.maxDepth }
+    @inlinable var tracing: Bool { unsafe state.tracing }
+    @inlinable var graphRef: Borrowed<ResolutionGraph>? { unsafe state.graphRef }
+    @inlinable var graph: ResolutionGraph? { unsafe state.graph }
     /// How many preparations are queued, read without retaining the graph.
-    @inlinable var pendingCount: Int { graphRef?.with { $0.pending.count } ?? 0 }
+    @inlinable var pendingCount: Int { unsafe graphRef?.with { unsafe $0.pending.count } ?? 0 }
     @inlinable var current: Int32 {
-        get { state.current }
-        nonmutating set { state.current = newValue }
+        get { unsafe state.current }
+        nonmutating set { unsafe state.current = newValue }
     }
     @inlinable var top: UnsafeMutablePointer<Frame>? {
-        get { state.top }
-        nonmutating set { state.top = newValue }
+        get { unsafe state.top }
+        nonmutating set { unsafe state.top = unsafe newValue }
     }
     @inlinable var depth: Int {
-        get { state.depth }
-        nonmutating set { state.depth = newValue }
+        get { unsafe state.depth }
+        nonmutating set { unsafe state.depth = newValue }
     }
     @inlinable var injecting: Int {
-        get { state.injecting }
-        nonmutating set { state.injecting = newValue }
+        get { unsafe state.injecting }
+        nonmutating set { unsafe state.injecting = newValue }
     }
     @inlinable var sharedFloor: Int32 {
-        get { state.sharedFloor }
-        nonmutating set { state.sharedFloor = newValue }
+        get { unsafe state.sharedFloor }
+        nonmutating set { unsafe state.sharedFloor = newValue }
     }
     /// The configuration or the arguments handed to the next factory that takes them.
     var input: AnyObject? {
-        get { state.inputRef?.object }
-        nonmutating set { state.inputRef = newValue.map { Borrowed($0) } }
+        get { unsafe state.inputRef?.object }
+        nonmutating set { unsafe state.inputRef = newValue.map { unsafe Borrowed($0) } }
     }
     /// Whether the stack has room for one more nested build (see ``ThreadContext``), as far as the range
     /// the lookup last measured says. An address on another thread's stack is outside it as well:
     /// ``hasStackRoomOnThisThread()`` then measures again.
-    @inlinable var hasStackRoom: Bool { state.stackRange.contains(StackPointer.current) }
+    @inlinable var hasStackRoom: Bool { unsafe state.stackRange.contains(StackPointer.current) }
 
     /// ``hasStackRoom`` for a lookup that may have moved to another thread: an async lookup resumes on any
     /// thread after an await, also inside an async factory that then resolves synchronously, so it is
     /// measured against the stack it runs on now. (A stale range gave a false "would overflow".)
     @usableFromInline
     func hasStackRoomOnThisThread() -> Bool {
-        guard state.isAsync else { return false }
-        state.stackRange = ThreadContext.current.stackRange
+        guard unsafe state.isAsync else { return false }
+        unsafe state.stackRange = ThreadContext.current.stackRange
         return hasStackRoom
     }
 }

@@ -11,7 +11,8 @@
 /// (so that the depth guard measures the stack rather than counting levels).
 ///
 /// It lives in thread-local storage and is only ever touched by its own thread.
-@usableFromInline
+// @safe: its `Borrowed` fields follow `Borrowed`'s invariant; each names its owner beside its declaration.
+@usableFromInline @safe
 final class ThreadContext {
     /// The innermost lookup running on this thread, if any. Borrowed: the context (or the async lookup)
     /// that owns the state keeps it alive until the door restores the previous value, and reading an
@@ -41,7 +42,7 @@ final class ThreadContext {
     }
 
     deinit {
-        primary?.release()
+        unsafe primary?.release()
     }
 
     /// The margin kept free below the deepest level: an eighth of the stack, at least 64 KiB and at most
@@ -51,13 +52,13 @@ final class ThreadContext {
     }
 
     /// This thread's context, made on first use.
-    static var current: ThreadContext { currentRef().object }
+    static var current: ThreadContext { unsafe currentRef().object }
 
     /// This thread's context, unretained: the thread-local slot keeps it alive until the thread ends, and
     /// borrowing it writes no reference count.
     @usableFromInline
     static func currentRef() -> Borrowed<ThreadContext> {
-        ThreadContextKey.context(in: ThreadContextKey.key)
+        unsafe ThreadContextKey.context(in: ThreadContextKey.key)
     }
 
     /// The lowest address of this thread's stack and its size. Where the platform cannot tell, it assumes
@@ -71,11 +72,15 @@ final class ThreadContext {
             if size > 0, high > UInt(size) { return (high - UInt(size), size) }
         #elseif canImport(Glibc) || canImport(Musl)
             var attributes = pthread_attr_t()
-            if let getAttributes = ThreadContextKey.getAttributes, getAttributes(pthread_self(), &attributes) == 0 {
-                defer { pthread_attr_destroy(&attributes) }
+            if let getAttributes = unsafe ThreadContextKey.getAttributes,
+                unsafe getAttributes(pthread_self(), &attributes) == 0
+            {
+                defer { unsafe pthread_attr_destroy(&attributes) }
                 var address: UnsafeMutableRawPointer?
                 var size = 0
-                if pthread_attr_getstack(&attributes, &address, &size) == 0, let address, size > 0 {
+                if unsafe pthread_attr_getstack(&attributes, &address, &size) == 0, let address = unsafe address,
+                    size > 0
+                {
                     let low = UInt(bitPattern: address)
                     // Sanity: the current frame must lie inside the reported stack.
                     if here > low, here - low <= UInt(size) { return (low, size) }
@@ -97,10 +102,10 @@ enum ThreadContextKey {
         /// `pthread_getattr_np`, which the C library has but the Swift module does not export (it needs
         /// `_GNU_SOURCE`): found by name, then called through its C signature.
         static let getAttributes: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32)? = {
-            guard let symbol = dlsym(nil, "pthread_getattr_np") else { return nil }
+            guard let symbol = unsafe dlsym(nil, "pthread_getattr_np") else { return nil }
             // Sound: the symbol is the C library's `int pthread_getattr_np(pthread_t, pthread_attr_t *)`,
             // whose C signature is exactly this function type.
-            return unsafeBitCast(
+            return unsafe unsafeBitCast(
                 symbol, to: (@convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32).self)
         }()
     #endif
@@ -111,10 +116,10 @@ enum ThreadContextKey {
     /// class, so that calling it needs no class metadata; inlined, so that the fast path is one C call.
     @inlinable @inline(__always)
     static func context(in slot: Slot?) -> Borrowed<ThreadContext> {
-        if let slot, let raw = pthread_getspecific(slot) {
-            return Borrowed<ThreadContext>(opaque: raw)
+        if let slot, let raw = unsafe pthread_getspecific(slot) {
+            return unsafe Borrowed<ThreadContext>(opaque: raw)
         }
-        return makeContext()
+        return unsafe makeContext()
     }
 
     /// Makes this thread's context at its first lookup and stores it in the thread-local slot.
@@ -123,17 +128,17 @@ enum ThreadContextKey {
         let made = ThreadContext()
         // Retained by the thread-local slot; released by the key's destructor when the thread ends. Without
         // a slot (pthread_key_create failed), the context is kept for the life of the process.
-        let retained = Borrowed.retained(made)
-        if let key { pthread_setspecific(key, retained.opaque) }
-        return retained
+        let retained = unsafe Borrowed.retained(made)
+        if let key { unsafe pthread_setspecific(key, retained.opaque) }
+        return unsafe retained
     }
 
     /// The key of the thread-local slot, made once per process; nil if the platform refused one.
     static let key: pthread_key_t? = {
         var key = pthread_key_t()
-        let made = pthread_key_create(&key) { raw in
-            guard let raw else { return }
-            Borrowed<ThreadContext>(opaque: raw).release()
+        let made = unsafe pthread_key_create(&key) { raw in
+            guard let raw = unsafe raw else { return }
+            unsafe Borrowed<ThreadContext>(opaque: raw).release()
         }
         return made == 0 ? key : nil
     }()
@@ -168,6 +173,6 @@ enum StackPointer {
         var marker: UInt8 = 0
         // Unprotected: only the address is read, nothing is written through it, so the stack protector's
         // canary (which taking a local's address otherwise adds to every caller) would guard nothing.
-        return _withUnprotectedUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return unsafe _withUnprotectedUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 }

@@ -42,7 +42,7 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
                     owner = running
                     return nil
                 case .done:
-                    return .some(value)
+                    return unsafe .some(value)
                 }
             }
             if let found {
@@ -71,7 +71,7 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
         do {
             let made = try await make()
             let waiters = state.withLock { phase -> [CheckedContinuation<Void, Never>] in
-                value = made
+                unsafe value = made
                 defer { phase = .done }
                 if case .running(_, let waiters) = phase { return waiters }
                 return []

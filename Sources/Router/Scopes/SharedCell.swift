@@ -44,19 +44,19 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     /// The instance, if it was published; takes no lock.
     @inlinable
     var instance: Value? {
-        ready.load(ordering: .acquiring) ? value : nil
+        unsafe ready.load(ordering: .acquiring) ? value : nil
     }
 
     override var isPublished: Bool { ready.load(ordering: .acquiring) }
 
-    override var provisionalAny: Any? { provisional }
+    override var provisionalAny: Any? { unsafe provisional }
 
-    override func discardProvisional() { provisional = nil }
+    override func discardProvisional() { unsafe provisional = nil }
 
     /// Publishes the instance. Called once, with the coordinator's lock held, by the cell's owner.
     func publish(_ made: Value) {
-        value = made
-        provisional = nil
+        unsafe value = made
+        unsafe provisional = nil
         ready.store(true, ordering: .releasing)
     }
 }
@@ -74,12 +74,12 @@ final class WeakCell: CreationCell, @unchecked Sendable {
 
     override var isPublished: Bool { state.withLock { $0.object != nil } }
 
-    override var provisionalAny: Any? { provisional }
+    override var provisionalAny: Any? { unsafe provisional }
 
-    override func discardProvisional() { provisional = nil }
+    override func discardProvisional() { unsafe provisional = nil }
 
     /// Records the instance built but not yet published; call with the coordinator's lock held.
-    func setProvisional(_ made: Any) { provisional = made as AnyObject }
+    func setProvisional(_ made: Any) { unsafe provisional = made as AnyObject }
 
     /// The live instance, if any, as `Value`.
     func live<Value>(as type: Value.Type) -> Value? {
@@ -88,7 +88,7 @@ final class WeakCell: CreationCell, @unchecked Sendable {
 
     /// Publishes a new instance; the cell holds it weakly. Called with the coordinator's lock held.
     func publish<Value>(_ made: Value) {
-        provisional = nil
+        unsafe provisional = nil
         let fresh = State(object: made as AnyObject)
         state.withLock { $0 = fresh }
     }
