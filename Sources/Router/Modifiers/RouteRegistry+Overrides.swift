@@ -23,8 +23,9 @@ extension RouteRegistry {
     /// Overrides apply at any depth: a destination built during `operation` gets the override wherever
     /// it looks the key up. Overrides nest; the innermost wins. Shared instances (singletons, weak
     /// singletons, custom-scope instances) that already exist are shared with `operation`; those first
-    /// built during it are built under the overrides and forgotten with them, so a singleton never keeps
-    /// a fake afterwards.
+    /// built during it (also after a weak instance was released or a custom scope reset during it, and by
+    /// a route made before it and performed during it) are built under the overrides and forgotten with
+    /// them, so the app never gets an instance made with a fake afterwards.
     /// - Parameters:
     ///   - overrides: Registers the replacements into a registry that is layered over this one.
     ///   - operation: The code that sees the replacements.
@@ -71,14 +72,17 @@ extension RouteRegistry {
         // Shared instances first built under the overrides must not outlive them: the layer gets its own
         // copies, with empty cells, of the shared registrations beneath it that have no instance yet.
         // Those that have one are shared with the layer, as the app already sees them.
-        var redirect: [ObjectIdentifier: AnyEntry] = [:]
-        for entry in base.allEntriesInChain
-        where entry.scope.isShared && !(base.redirect[ObjectIdentifier(entry)] ?? entry).hasSharedInstance {
-            redirect[ObjectIdentifier(base.redirect[ObjectIdentifier(entry)] ?? entry)] = entry.freshCopy()
-            redirect[ObjectIdentifier(entry)] =
-                redirect[ObjectIdentifier(base.redirect[ObjectIdentifier(entry)] ?? entry)]
-        }
+        // Weak and custom-scoped ones get a copy too, seeded with the instance that exists now: one released
+        // or reset during the operation is rebuilt in the copy, never in the app's own cell.
         let inForce = OverrideLayer()
+        var redirect: [ObjectIdentifier: AnyEntry] = [:]
+        for entry in base.allEntriesInChain where entry.scope.isShared {
+            let current = base.redirect[ObjectIdentifier(entry)] ?? entry
+            guard let copy = current.overrideCopy() else { continue }
+            inForce.adopt(copy)
+            redirect[ObjectIdentifier(current)] = copy
+            redirect[ObjectIdentifier(entry)] = copy
+        }
         let table = SealedTable(
             entries: AnyEntry.filed(layer.registeredEntries), parent: base, maxDepth: maxDepth, tracer: base.tracer,
             paths: [], redirect: redirect, layer: inForce)
@@ -106,6 +110,14 @@ final class OverrideCounter: Sendable {
 final class OverrideLayer: Sendable {
     private let active = Atomic<Bool>(true)
     private let views = Locked<[ObjectIdentifier: SealedTable]>([:])
+    /// The copies of shared registrations the layer made (kept alive with it, so that their identities are
+    /// not reused while a custom scope files instances under them).
+    private let copies = Locked<[AnyEntry]>([])
+
+    /// Keeps `copy` for the layer's life; its custom-scope instance is forgotten when the layer ends.
+    func adopt(_ copy: AnyEntry) {
+        copies.withLock { $0.append(copy) }
+    }
 
     /// Whether the `withOverrides` call is still running.
     var isActive: Bool { active.load(ordering: .acquiring) }
@@ -118,6 +130,13 @@ final class OverrideLayer: Sendable {
             return views
         }
         _ = dropped  // released here, outside the lock
+        let copied = copies.withLock { copies -> [AnyEntry] in
+            defer { copies = [] }
+            return copies
+        }
+        for copy in copied {
+            copy.scope.customScope?.forget(ObjectIdentifier(copy))
+        }
     }
 
     /// The table a child registry's lookups use while this layer is in force: the child's registrations
@@ -130,8 +149,8 @@ final class OverrideLayer: Sendable {
             // them to its copy, so that both keys reach the one instance made under the overrides.
             var redirect: [ObjectIdentifier: AnyEntry] = [:]
             let entries = table.entries.map { entry -> AnyEntry in
-                guard entry.scope.isShared && !entry.hasSharedInstance else { return entry }
-                let copy = entry.freshCopy()
+                guard let copy = entry.overrideCopy() else { return entry }
+                adopt(copy)
                 redirect[ObjectIdentifier(entry)] = copy
                 return copy
             }

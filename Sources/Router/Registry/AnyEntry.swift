@@ -126,11 +126,11 @@ class AnyEntry: @unchecked Sendable {
     /// Whether the registration has an async factory.
     var isAsync: Bool { false }
 
-    /// A copy with empty shared cells, for an override layer: what it builds stays in the layer.
-    func freshCopy() -> AnyEntry { self }
-
-    /// Whether the registration's shared instance exists now (for the current custom scope, if any).
-    var hasSharedInstance: Bool { false }
+    /// The registration as an override layer sees it: nil when the layer shares it as it is (not shared,
+    /// or a singleton already built, which never changes), else a copy with cells of its own, seeded with
+    /// the instance that exists now (a live weak instance, the current custom-scope instance). What the
+    /// copy builds (after a release or a reset inside the override) stays in the layer.
+    func overrideCopy() -> AnyEntry? { nil }
 
     /// Makes the configuration object for module entries; nil for plain services.
     func makeConfigurationObject() -> AnyObject? { nil }

@@ -210,15 +210,17 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         return unsafe singletonRef.with { $0.instance }
     }
 
-    override var hasSharedInstance: Bool {
-        if let singleton, singleton.instance != nil { return true }
-        if let weakCell, weakCell.live(as: Destination.self) != nil { return true }
-        if let scope = self.scope.customScope { return scope.hasInstance(for: ObjectIdentifier(self)) }
-        return false
-    }
-
-    override func freshCopy() -> AnyEntry {
-        Entry(id: id, key: key, order: order, site: site, spec: spec)
+    override func overrideCopy() -> AnyEntry? {
+        guard scope.isShared else { return nil }
+        if let singleton, singleton.instance != nil { return nil }
+        let copy = Entry(id: id, key: key, order: order, site: site, spec: spec)
+        if let weakCell, let live = weakCell.live(as: Destination.self), let copied = copy.weakCell {
+            CreationCoordinator.run { _ in copied.publish(live) }
+        }
+        if let customScope = scope.customScope {
+            customScope.share(ObjectIdentifier(self), with: ObjectIdentifier(copy))
+        }
+        return copy
     }
 
     override func makeConfigurationObject() -> AnyObject? { makeConfiguration?() }

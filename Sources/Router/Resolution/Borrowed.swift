@@ -63,7 +63,7 @@ extension Entry {
     /// because a key's identity is its static `Destination` type (``RoutableService`` ignores the metatype
     /// value it is declared with), and the only code that files entries under a service key makes them as
     /// `Entry<Destination>` from a `RoutableService<Destination>`: `register`, `registerAsync`,
-    /// `register(…arguments:)`, `adapt`, router classes, and override copies (`freshCopy()` keeps the type).
+    /// `register(…arguments:)`, `adapt`, router classes, and override copies (`overrideCopy()` keeps the type).
     /// A debug build checks the cast and fails with a typed error instead; release builds trust it.
     /// `aKeyDeclaredWithASubclassMetatypeCannotReachAnotherTypesRegistration` tries to break it through
     /// public API, in debug and release.

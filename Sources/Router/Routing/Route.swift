@@ -391,7 +391,9 @@ extension RouteRegistry {
             registry: self, key: key.keyDescription.full,
             make: { [self] onMainActor, preparation in
                 try lookup(reporting: false, onMainActor: onMainActor) { resolver in
-                    try resolver.build(entry, input: nil, preparation: preparation)
+                    // Found again where the route is performed: inside `withOverrides`, that is the
+                    // override layer's registration, whose shared cells are the layer's own.
+                    try resolver.build(try resolver.entry(for: key), input: nil, preparation: preparation)
                 }
             },
             hooks: { moment, destination in entry.hooks.fire(moment, destination) })

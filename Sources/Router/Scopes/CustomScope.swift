@@ -74,11 +74,14 @@ public final class CustomScope: Sendable, CustomStringConvertible {
         _ = released  // released here, outside the lock
     }
 
-    /// Whether the scope holds a built instance for one registration.
-    func hasInstance(for entry: ObjectIdentifier) -> Bool {
+    /// Lets `copy` (an override layer's copy of a registration) read the instance `entry` has in the
+    /// current generation; a reset afterwards gives each its own again. The layer forgets the copy's when
+    /// it ends.
+    func share(_ entry: ObjectIdentifier, with copy: ObjectIdentifier) {
         state.withLock { state in
-            guard let cell = state.cells[entry] else { return false }
-            return (cell as? CreationCell)?.isPublished ?? false
+            // Only a built instance: a cell still empty (or being built) would let the copy build into
+            // the app's cell with the fakes.
+            if let cell = state.cells[entry] as? CreationCell, cell.isPublished { state.cells[copy] = cell }
         }
     }
 
