@@ -210,6 +210,49 @@ struct CreationRaceTests {
         }
     }
 
+    /// A custom-scoped pair (a.next = b, b.next = a) looked up from both sides while the scope is reset:
+    /// both lookups began in one generation, so both finish in it. Neither builds a second instance of
+    /// the other's registration, and each returns a consistent pair.
+    @Test func aResetDuringACrossThreadCycleDoesNotMixGenerations() throws {
+        for _ in 0..<10 {
+            let session = CustomScope("session")
+            let bIn = Gate()
+            let xAsked = Gate()
+            let aBuilt = Counter()
+            let registry = try sealedRegistry { registry in
+                try registry.register(.race("a")) { _ in
+                    aBuilt.increment()
+                    return RaceNodeImpl("a")
+                }.scope(.custom(session)).injecting(\.next, .race("b"))
+                try registry.register(.race("b")) { _ in
+                    bIn.fire()
+                    // The lookup of a is (very likely) waiting for this b by now; reset under it.
+                    xAsked.wait()
+                    Thread.sleep(forTimeInterval: 0.02)
+                    session.reset()
+                    return RaceNodeImpl("b")
+                }.scope(.custom(session)).injecting(\.next, .race("a"))
+            }
+            let results = TestLocked<[String: any RaceNode]>([:])
+            finishesOnItsOwnThread(bound: 30) {
+                let yDone = Gate()
+                startThread {
+                    if let b = try? registry.makeDestination(to: .race("b")) { results.withLock { $0["b"] = b } }
+                    yDone.fire()
+                }
+                bIn.wait()
+                xAsked.fire()
+                if let a = try? registry.makeDestination(to: .race("a")) { results.withLock { $0["a"] = a } }
+                yDone.wait(seconds: 20)
+            }
+            let (a, b) = results.withLock { ($0["a"], $0["b"]) }
+            #expect(a?.next?.next === a, "a's b points back at a")
+            #expect(b?.next?.next === b, "b's a points back at b")
+            #expect(a === b?.next, "one a in the generation both lookups began in")
+            #expect(aBuilt.value == 1)
+        }
+    }
+
     /// A singleton whose factory closes a property cycle (B's factory asks for A while A's preparation
     /// is asking for B) must not be visible to other threads before the lookup has prepared A: a reader
     /// that gets B sees A fully prepared through B.next.

@@ -70,7 +70,8 @@ final class LookupState {
     @exclusivity(unchecked) @usableFromInline var outer: Borrowed<LookupState>?
     /// For each custom scope this lookup used, the scope generation it saw first: a lookup keeps using
     /// that generation even if the scope is reset meanwhile, so it never mixes old and new instances.
-    @exclusivity(unchecked) var scopeGenerations: [(scope: ObjectIdentifier, generation: Int)] = []
+    /// Each is counted as a user of its generation until the lookup ends (``CustomScope/enter()``).
+    @exclusivity(unchecked) var scopeGenerations: [(scope: CustomScope, generation: Int)] = []
     /// Whether `scopeGenerations`, `detachedCells` or `snapshot` has anything (one flag, cheaper to test
     /// than each of them).
     @exclusivity(unchecked) @usableFromInline var hasExtras = false
@@ -93,6 +94,8 @@ final class LookupState {
     deinit {
         unsafe graphRef?.release()
         unsafe spareGraph?.release()
+        // An async lookup's state ends here rather than in `reset()`.
+        for seen in unsafe scopeGenerations { seen.scope.leave(seen.generation) }
     }
 
     /// Prepares a reused state for a new lookup of `table`.
@@ -186,6 +189,7 @@ final class LookupState {
         unsafe ownTransaction = nil
         unsafe outer = nil
         if unsafe hasExtras {
+            for seen in unsafe scopeGenerations { seen.scope.leave(seen.generation) }
             unsafe scopeGenerations.removeAll(keepingCapacity: true)
             unsafe detachedCells.removeAll()
             unsafe hasExtras = false
@@ -205,10 +209,9 @@ final class LookupState {
 
     /// The generation of `scope` this lookup uses: the one it saw first.
     func generation(of scope: CustomScope) -> Int {
-        let id = ObjectIdentifier(scope)
-        for seen in unsafe scopeGenerations where seen.scope == id { return seen.generation }
-        let now = scope.generation
-        unsafe scopeGenerations.append((id, now))
+        for seen in unsafe scopeGenerations where seen.scope === scope { return seen.generation }
+        let now = scope.enter()
+        unsafe scopeGenerations.append((scope, now))
         unsafe hasExtras = true
         return now
     }

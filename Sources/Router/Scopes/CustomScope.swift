@@ -17,6 +17,11 @@ public final class CustomScope: Sendable, CustomStringConvertible {
         var cells: [ObjectIdentifier: AnyObject] = [:]
         var closed = false
         var generation = 0
+        /// How many running lookups use each generation (see ``enter()``).
+        var users: [Int: Int] = [:]
+        /// The cells of generations reset while lookups that use them still ran: those lookups finish
+        /// with them; nobody else sees them, and they go when the last of those lookups ends.
+        var retired: [Int: [ObjectIdentifier: AnyObject]] = [:]
     }
 
     /// The scope's name, used in messages and graph exports.
@@ -31,24 +36,45 @@ public final class CustomScope: Sendable, CustomStringConvertible {
 
     /// Releases every instance the scope holds; later lookups build new ones.
     ///
-    /// A lookup that is running while the scope is reset keeps using the instances it started with (and
-    /// builds any others it needs apart from the scope), so it returns a consistent old set; the scope
-    /// keeps only instances built by lookups that started after the reset.
+    /// A lookup that is running while the scope is reset finishes in the generation it started with: it
+    /// and every other lookup of that generation keep sharing its instances (and build any it lacks once,
+    /// together), so each returns a consistent old set; lookups that start after the reset never see it.
     public func reset() {
         let released = state.withLock { state -> [ObjectIdentifier: AnyObject] in
             let cells = state.cells
             state.cells = [:]
+            if state.users[state.generation, default: 0] > 0 { state.retired[state.generation] = cells }
             state.generation += 1
             return cells
         }
-        _ = released  // instances are released here, outside the lock
+        _ = released  // instances nobody uses are released here, outside the lock
+    }
+
+    /// A lookup starts using the scope: the generation it will use to the end, counted until ``leave(_:)``.
+    func enter() -> Int {
+        state.withLock { state in
+            state.users[state.generation, default: 0] += 1
+            return state.generation
+        }
+    }
+
+    /// A lookup that used `generation` ended.
+    func leave(_ generation: Int) {
+        let released = state.withLock { state -> [ObjectIdentifier: AnyObject]? in
+            let left = state.users[generation, default: 1] - 1
+            state.users[generation] = left > 0 ? left : nil
+            guard left <= 0 else { return nil }
+            return state.retired.removeValue(forKey: generation)
+        }
+        _ = released  // a retired generation's instances are released here, outside the lock
     }
 
     /// Releases every instance and ends the scope: later lookups throw ``RouteError/Code/scopeClosed``.
     public func close() {
-        let released = state.withLock { state -> [ObjectIdentifier: AnyObject] in
-            let cells = state.cells
+        let released = state.withLock { state -> ([ObjectIdentifier: AnyObject], [Int: [ObjectIdentifier: AnyObject]]) in
+            let cells = (state.cells, state.retired)
             state.cells = [:]
+            state.retired = [:]
             state.closed = true
             return cells
         }
@@ -94,7 +120,7 @@ public final class CustomScope: Sendable, CustomStringConvertible {
     enum CellLookup<Value> {
         /// The scope's cell.
         case cell(SharedCell<Value>)
-        /// The scope was reset since the lookup first used it: the lookup keeps its instances apart.
+        /// The lookup's generation is gone (it did not ``enter()``): it keeps its instances apart.
         case stale
         /// The scope was closed.
         case closed
@@ -104,10 +130,19 @@ public final class CustomScope: Sendable, CustomStringConvertible {
     func cell<Value>(for entry: ObjectIdentifier, of type: Value.Type, generation: Int) -> CellLookup<Value> {
         state.withLock { state -> CellLookup<Value> in
             if state.closed { return .closed }
-            if state.generation != generation { return .stale }
-            if let existing = state.cells[entry] as? SharedCell<Value> { return .cell(existing) }
+            if state.generation == generation {
+                if let existing = state.cells[entry] as? SharedCell<Value> { return .cell(existing) }
+                let made = SharedCell<Value>()
+                state.cells[entry] = made
+                return .cell(made)
+            }
+            // Reset since the lookup began: the cells of its own generation, shared with the other
+            // lookups still running in it.
+            guard var cells = state.retired[generation] else { return .stale }
+            if let existing = cells[entry] as? SharedCell<Value> { return .cell(existing) }
             let made = SharedCell<Value>()
-            state.cells[entry] = made
+            cells[entry] = made
+            state.retired[generation] = cells
             return .cell(made)
         }
     }
