@@ -71,7 +71,8 @@ public final class CustomScope: Sendable, CustomStringConvertible {
 
     /// Releases every instance and ends the scope: later lookups throw ``RouteError/Code/scopeClosed``.
     public func close() {
-        let released = state.withLock { state -> ([ObjectIdentifier: AnyObject], [Int: [ObjectIdentifier: AnyObject]]) in
+        let released = state.withLock {
+            state -> ([ObjectIdentifier: AnyObject], [Int: [ObjectIdentifier: AnyObject]]) in
             let cells = (state.cells, state.retired)
             state.cells = [:]
             state.retired = [:]
