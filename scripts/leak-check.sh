@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product Demo
 printf 'login ann\nsearch swift\nadd 1\nopen books/3\nback\ncart\ncheckout\nbadge\nchat\nback\nlogout\nquit\n' \
-    | valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 .build/debug/Demo \
+    | valgrind --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=1 \
+        --suppressions=scripts/valgrind-swift-runtime.supp .build/debug/Demo \
         > /dev/null 2> .build/leak-check.log \
     || { grep -E 'definitely lost|ERROR SUMMARY' .build/leak-check.log; exit 1; }
 grep -E 'definitely lost|ERROR SUMMARY' .build/leak-check.log
