@@ -136,6 +136,7 @@ final class ModelScheduler: @unchecked Sendable {
                 turns[index].wait()
                 var lookup = ModelLookup(index: index, root: run.scenario.lookups[index], scheduler: self)
                 run.results[index] = lookup.perform()
+                checkInvariants()
                 wakeOthers(than: index)
                 finished[index] = true
                 runnable[index] = false
@@ -177,6 +178,11 @@ final class ModelScheduler: @unchecked Sendable {
         for other in runnable.indices where other != index && !finished[other] { runnable[other] = true }
     }
 
+    /// Checks the machine's invariants after the event the running lookup just made.
+    private func checkInvariants() {
+        for problem in run.machine.invariantViolations() { run.violations.append("invariant: \(problem)") }
+    }
+
     /// Set when a run deadlocked: parked lookups give up instead of going on.
     private(set) var abandoned = false
 
@@ -185,6 +191,7 @@ final class ModelScheduler: @unchecked Sendable {
     func yield(_ index: Int, waiting: Bool) {
         // After a deadlock, the parked lookups run to their end one by one, without turns.
         if abandoned { return }
+        checkInvariants()
         wakeOthers(than: index)
         if waiting { runnable[index] = false }
         back.signal()

@@ -34,6 +34,11 @@ enum CreationCoordinator {
     static func run<Result>(_ body: (inout EngineCreationMachine) throws -> Result) rethrows -> Result {
         unsafe pthread_mutex_lock(state.mutex)
         defer {
+            #if DEBUG
+                // A broken invariant is a bug of this library, never of the caller: stop where it happened.
+                let problems = unsafe machine.invariantViolations()
+                assert(problems.isEmpty, "creation machine: \(problems.joined(separator: "; "))")
+            #endif
             if unsafe machine.takeWake() { unsafe pthread_cond_broadcast(state.condition) }
             unsafe pthread_mutex_unlock(state.mutex)
         }
@@ -46,8 +51,4 @@ enum CreationCoordinator {
         if machine.takeWake() { unsafe pthread_cond_broadcast(state.condition) }
         unsafe pthread_cond_wait(state.condition, state.mutex)
     }
-
-    /// Whether no transaction runs, nothing is owned and nothing is held (between lookups).
-    static var isIdle: Bool { run { $0.isIdle } }
-
 }

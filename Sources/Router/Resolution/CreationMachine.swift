@@ -277,6 +277,44 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         (txns[txn]?.claims ?? [], txns[txn]?.waitingFor)
     }
 
+    // MARK: Invariants
+
+    /// What is wrong with the state, if anything: the machine's invariants, checked after every event in
+    /// debug builds (``CreationCoordinator/run(_:)``) and by the explorer. Empty when all hold.
+    func invariantViolations() -> [String] {
+        var problems: [String] = []
+        for (cell, record) in cells where txns[record.owner] == nil {
+            problems.append("cell \(cell) is owned by a transaction that has ended")
+        }
+        for (txn, record) in txns {
+            guard let group = groups[record.group] else {
+                if record.outcome == nil && !record.finished {
+                    problems.append("running transaction \(txn) belongs to no group")
+                }
+                continue
+            }
+            if !group.members.contains(txn) { problems.append("transaction \(txn) is not a member of its group") }
+            if let cell = record.waitingFor {
+                if cells[cell] == nil { problems.append("transaction \(txn) waits for \(cell), which nobody builds") }
+                if record.finished { problems.append("finished transaction \(txn) still waits") }
+            }
+            for item in record.held where cells[item.cell]?.owner != txn {
+                problems.append("transaction \(txn) holds \(item.cell) without owning it")
+            }
+        }
+        for (id, group) in groups {
+            if group.members.isEmpty { problems.append("group \(id) has no members") }
+            let running = group.members.filter { txns[$0]?.finished == false }.count
+            if running != group.unfinished {
+                problems.append("group \(id) counts \(group.unfinished) unfinished members, has \(running)")
+            }
+            for member in group.members where txns[member]?.group != id {
+                problems.append("member \(member) of group \(id) is recorded in another group")
+            }
+        }
+        return problems
+    }
+
     // MARK: Internals
 
     private mutating func end(_ txn: Txn, failure: Failure?, completed: [Drain: Int]) -> EndOutcome {
