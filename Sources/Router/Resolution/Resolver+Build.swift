@@ -120,6 +120,7 @@ extension Resolver {
     /// Runs the factory inside a frame on the call stack, records the object, and queues its preparation.
     @inlinable
     mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
         var frame = unsafe Frame(entry: entry, parent: top, node: -1)
         // Unprotected: see `Frame`.
         return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
@@ -138,6 +139,7 @@ extension Resolver {
     /// closure's body is compiled apart, and each call between the pieces cost about 30 instructions.
     @inlinable @inline(__always)
     mutating func constructPlain<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
         let outerTop = unsafe top
         var frame = unsafe Frame(entry: entry, parent: outerTop, node: -1)
         @inline(__always) func run(_ framePointer: UnsafeMutablePointer<Frame>) throws -> Destination {
@@ -183,6 +185,57 @@ extension Resolver {
         }
         if unsafe graphRef != nil { unsafe record(made, entry, node: frame.pointee.node) }
         return made
+    }
+
+    /// Whether this level looks for a factory that is already running on the path: at each of the first
+    /// eight levels, so that a short initializer-only cycle of transients stops at its first repeat
+    /// (each factory having run once), then at every power of two, so that a longer one stops within twice
+    /// its length and a deep acyclic chain pays about two frame visits per level.
+    @inlinable @inline(__always)
+    var checksForRepeat: Bool {
+        depth > 0 && (depth <= 8 || depth & (depth &- 1) == 0)
+    }
+
+    /// The `circularDependency` error when `entry`'s factory is already running on the path and takes no
+    /// input (with arguments or a configuration, a repeat may be a recursion that ends). A shared or
+    /// graph-scoped object's repeat is found by the graph; this finds the transients'. The cycle reported
+    /// is the path's first repeat, wherever the check ran: the same error a check at every level gives.
+    @inlinable @inline(__always)
+    func repeatedFactory(_ entry: AnyEntry) -> RouteError? {
+        // The common answer, with nothing allocated: no frame on the path runs this factory.
+        var cursor = unsafe top
+        while let frame = unsafe cursor {
+            if unsafe frame.pointee.entry.refers(to: Borrowed(entry)) { return repeatedFactorySlow(entry) }
+            unsafe cursor = unsafe frame.pointee.parent
+        }
+        return nil
+    }
+
+    /// ``repeatedFactory(_:)`` once a repeat was seen: the error, unless the factory takes input.
+    @usableFromInline
+    func repeatedFactorySlow(_ entry: AnyEntry) -> RouteError? {
+        guard Self.takesNoInput(entry) else { return nil }
+        var running: [AnyEntry] = [entry]
+        var cursor = unsafe top
+        while let frame = unsafe cursor {
+            unsafe running.append(frame.pointee.entry.object)
+            unsafe cursor = unsafe frame.pointee.parent
+        }
+        // Root first: the first object whose factory runs a second time, from its first run.
+        running.reverse()
+        var firstRun: [ObjectIdentifier: Int] = [:]
+        for (position, object) in running.enumerated() where Self.takesNoInput(object) {
+            if let first = firstRun[ObjectIdentifier(object)] {
+                return RouteError.circular(running[first...position].map(\.key.short), entry: object)
+            }
+            firstRun[ObjectIdentifier(object)] = position
+        }
+        return nil
+    }
+
+    /// Whether a registration's factory takes no arguments and no configuration.
+    static func takesNoInput(_ entry: AnyEntry) -> Bool {
+        entry.argumentTypes == nil && entry.configurationConforms == nil && entry.configurationType() == nil
     }
 
     /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.
