@@ -78,7 +78,7 @@ public final class Lazy<Destination> {
         if let made = cell.instance { return made }
         // `self` keeps the table alive for the whole lookup.
         return unsafe try Resolver.lookup(
-            in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor
+            in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
         ) {
             resolver in try resolver.buildOnce(entry, in: cell)
         }
@@ -144,7 +144,7 @@ extension Resolver {
         let origin = unsafe state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { onMainActor in
-            unsafe try Resolver.lookup(in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor) {
+            unsafe try Resolver.lookup(in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor) {
                 resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry) }
             }
@@ -170,7 +170,7 @@ extension Resolver {
         return Provider { (onMainActor: Bool, head: First, tail: repeat each Argument) in
             let given = ArgumentList(head, repeat each tail)
             return unsafe try Resolver.lookup(
-                in: Borrowed(table), reporting: nil, seeding: origin, onMainActor: onMainActor
+                in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
             ) {
                 resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry, input: given) }

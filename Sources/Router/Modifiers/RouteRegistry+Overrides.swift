@@ -85,7 +85,7 @@ extension RouteRegistry {
         }
         let table = SealedTable(
             entries: AnyEntry.filed(layer.registeredEntries), parent: base, maxDepth: maxDepth, tracer: base.tracer,
-            paths: [], redirect: redirect, layer: inForce)
+            paths: [], redirect: redirect, layer: inForce, reporter: base.reporter.registry)
         let report = Validator(table: table, assembly: nil).report()
         if !report.isValid {
             throw RouteError(
@@ -156,7 +156,7 @@ final class OverrideLayer: Sendable {
             }
             let made = SealedTable(
                 entries: entries, parent: layer, maxDepth: table.maxDepth, tracer: table.tracer, paths: table.paths,
-                redirect: redirect, layer: self)
+                redirect: redirect, layer: self, reporter: child)
             if isActive { views[ObjectIdentifier(child)] = made }
             return made
         }

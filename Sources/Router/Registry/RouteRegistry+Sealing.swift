@@ -83,7 +83,7 @@ extension RouteRegistry {
         // registrations in the order they were registered, whichever key each was registered for.
         let table = SealedTable(
             entries: AnyEntry.filed(snapshot.entries), parent: parentTable, maxDepth: maxDepth, tracer: tracer,
-            paths: snapshot.paths)
+            paths: snapshot.paths, reporter: self)
         return (table, Validator(table: table, assembly: snapshot).report())
     }
 
@@ -95,11 +95,14 @@ extension RouteRegistry {
                     try entry.buildErased(&resolver)
                 }
             } catch let error as RouteError {
-                throw RouteError(
+                let failure = RouteError(
                     error.code, key: error.key, path: error.path,
                     reason: "Sealing built the eager singleton \(entry.key.full), and it failed: \(error.reason)",
                     hint: error.hint ?? "The registry stays open; fix the factory and seal again.",
                     underlyingError: error.underlyingError)
+                // A top-level lookup like any other: the error handler sees it, once.
+                errorHandler?(failure)
+                throw failure
             }
         }
     }

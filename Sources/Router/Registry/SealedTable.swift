@@ -71,10 +71,15 @@ final class SealedTable: @unchecked Sendable {
 
     /// Builds the table in one pass over `entries` when no key is registered twice (the common case), with
     /// no hashing beyond ``homeSlot(_:shift:)`` and no per-key allocation.
+    /// The registry whose error handler sees the failures of lookups that start from this table without a
+    /// registry call (a `Lazy` read, a `Provider` call): held weakly, as the registry holds the table.
+    let reporter: WeakRegistry
+
     init(
         entries: [AnyEntry], parent: SealedTable?, maxDepth: Int, tracer: Tracer? = nil, paths: [PathRoute] = [],
-        redirect: [ObjectIdentifier: AnyEntry] = [:], layer: OverrideLayer? = nil
+        redirect: [ObjectIdentifier: AnyEntry] = [:], layer: OverrideLayer? = nil, reporter: RouteRegistry? = nil
     ) {
+        self.reporter = WeakRegistry(reporter)
         self.layer = layer
         self.entries = entries
         self.paths = paths
@@ -268,4 +273,12 @@ extension SealedTable {
         while let layer = table.layer, !layer.isActive, let beneath = table.parent { table = beneath }
         return table
     }
+}
+
+/// A weak reference to a registry, for the table it sealed.
+final class WeakRegistry: Sendable {
+    /// The registry, while it exists.
+    weak let registry: RouteRegistry?
+
+    init(_ registry: RouteRegistry?) { self.registry = registry }
 }
