@@ -144,7 +144,9 @@ extension Resolver {
         let origin = unsafe state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { onMainActor in
-            unsafe try Resolver.lookup(in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor) {
+            unsafe try Resolver.lookup(
+                in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
+            ) {
                 resolver in
                 try withExtendedLifetime(table) { try resolver.build(entry) }
             }
