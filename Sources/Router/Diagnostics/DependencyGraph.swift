@@ -84,9 +84,9 @@ public struct DependencyGraph: Sendable {
             for dependency in entry.dependencies {
                 let targets: [AnyEntry]
                 if dependency.kind == .many {
-                    targets = table.allEntries(for: dependency.id)
+                    targets = table.allEntries(for: dependency.id, name: dependency.key.name)
                 } else {
-                    targets = table.primary(dependency.id).map { [$0] } ?? []
+                    targets = table.primary(dependency.id, name: dependency.key.name).map { [$0] } ?? []
                 }
                 edges.append(
                     Edge(

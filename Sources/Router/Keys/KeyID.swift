@@ -81,7 +81,7 @@ struct KeyDescription: Sendable, Hashable {
 
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
-            && lhs.qualifier == rhs.qualifier
+            && lhs.qualifier == rhs.qualifier && lhs.name == rhs.name
     }
 
     func hash(into hasher: inout Hasher) {
@@ -118,9 +118,10 @@ enum TypeName {
 /// A string key name, as a 64-bit hash of its UTF-8 bytes: making a named key takes no lock and grows no
 /// table, and the key stays a plain value that compares in one instruction.
 ///
-/// The name's text travels beside it (in the key and the registration) for messages. Two different names
-/// of one protocol share a hash with a chance of about one in 2⁶⁴ per pair, and even then a lookup could
-/// only reach another registration of the same protocol, never a value of another type.
+/// The hash only finds the slot. The name's text travels beside it (in the key, the dependency and the
+/// registration), and identity compares it: a lookup of a named key checks the registration's text
+/// (``SealedTable/primaryRef(_:name:)``), and two registered names whose hashes collide (such pairs are
+/// found in minutes) are a validation problem, never one key.
 @usableFromInline
 struct KeyName: Hashable, Sendable {
     @usableFromInline let number: UInt64

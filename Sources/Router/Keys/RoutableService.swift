@@ -100,10 +100,25 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
     ///   - rhs: Another key.
     /// - Returns: Whether both keys have the same protocol and qualifier.
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id && lhs.name == rhs.name }
 
     /// Hashes the key's identity.
     /// - Parameter hasher: The hasher to feed.
     @inlinable
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}
+
+extension RoutableService {
+    /// Whether `found`, the registration the probe found by this key's hash, is of another name: for a
+    /// named key whose hash collides with a registered name. One test of the key's qualifier otherwise.
+    @inlinable @inline(__always)
+    func isNotNamed(as found: Borrowed<AnyEntry>) -> Bool {
+        guard case .name = id.qualifier else { return false }
+        return unsafe Self.nameDiffers(found, name)
+    }
+
+    @usableFromInline
+    static func nameDiffers(_ found: Borrowed<AnyEntry>, _ name: String?) -> Bool {
+        unsafe found.object.key.name != name
+    }
 }

@@ -90,7 +90,9 @@ public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     ///   - lhs: A dependency.
     ///   - rhs: Another dependency.
     /// - Returns: Whether key and kind match.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.id == rhs.id && lhs.kind == rhs.kind }
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.id == rhs.id && lhs.kind == rhs.kind && lhs.key.name == rhs.key.name
+    }
 
     /// Hashes the key and kind.
     /// - Parameter hasher: The hasher to feed.

@@ -272,10 +272,10 @@ extension Resolver {
         // table keeps them alive for the whole lookup.
         let wanted = ObjectIdentifier(given.metatype)
         func takesGiven(_ entry: AnyEntry) -> Bool { entry.argumentTypes.map(ObjectIdentifier.init) == wanted }
-        if let primary = table.primary(key.id), takesGiven(primary) {
+        if let primary = table.primary(key.id, name: key.name), takesGiven(primary) {
             return unsafe try Entry<Destination>.borrow(Borrowed(primary)) { $0 }
         }
-        let candidates = table.allEntries(for: key.id)
+        let candidates = table.allEntries(for: key.id, name: key.name)
         let matching = candidates.filter(takesGiven)
         if matching.count == 1, let only = matching.first {
             return unsafe try Entry<Destination>.borrow(Borrowed(only)) { $0 }

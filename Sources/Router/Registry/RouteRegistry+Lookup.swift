@@ -76,7 +76,7 @@ extension RouteRegistry {
     public func makeDestinationIfRegistered<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination? {
-        guard try table().hasRegistration(key.id) else { return nil }
+        guard try table().hasRegistration(key.id, name: key.name) else { return nil }
         return try makeDestination(to: key, isolation: isolation)
     }
 

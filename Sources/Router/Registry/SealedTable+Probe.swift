@@ -88,4 +88,48 @@ extension SealedTable {
     func hasRegistration(_ id: KeyID) -> Bool {
         bucketIndex(id) != nil || (parent?.hasRegistration(id) ?? false)
     }
+
+    // MARK: Named keys: the hash finds the slot, the text decides
+
+    /// ``primaryRefInline(_:)`` for a key that may be named: a registration found for a named key counts
+    /// only if its name's text is `name` (two names may share a hash). Unnamed keys pay one nil check.
+    @inlinable @inline(__always)
+    func primaryRefInline(_ id: KeyID, name: String?) -> Borrowed<AnyEntry>? {
+        let found = unsafe primaryRefInline(id)
+        guard let name else { return unsafe found }
+        return unsafe Self.named(found, name)
+    }
+
+    /// ``primaryRef(_:)`` for a key that may be named (see ``primaryRefInline(_:name:)``).
+    @inlinable
+    func primaryRef(_ id: KeyID, name: String?) -> Borrowed<AnyEntry>? {
+        let found = unsafe primaryRef(id)
+        guard let name else { return unsafe found }
+        return unsafe Self.named(found, name)
+    }
+
+    /// ``primary(_:)`` for a key that may be named.
+    func primary(_ id: KeyID, name: String?) -> AnyEntry? {
+        unsafe primaryRef(id, name: name)?.object
+    }
+
+    /// ``hasRegistration(_:)`` for a key that may be named.
+    func hasRegistration(_ id: KeyID, name: String?) -> Bool {
+        guard let name else { return hasRegistration(id) }
+        return unsafe primaryRef(id, name: name) != nil || allEntries(for: id).contains { $0.key.name == name }
+    }
+
+    /// ``SealedTable/allEntries(for:)`` for a key that may be named: only the registrations of that text.
+    func allEntries(for id: KeyID, name: String?) -> [AnyEntry] {
+        let all = allEntries(for: id)
+        guard let name else { return all }
+        return all.filter { $0.key.name == name }
+    }
+
+    /// `found` if its registration's name is `name`.
+    @usableFromInline
+    static func named(_ found: Borrowed<AnyEntry>?, _ name: String) -> Borrowed<AnyEntry>? {
+        guard let found = unsafe found, unsafe found.object.key.name == name else { return nil }
+        return unsafe found
+    }
 }

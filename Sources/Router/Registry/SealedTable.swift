@@ -71,6 +71,10 @@ final class SealedTable: @unchecked Sendable {
 
     /// Builds the table in one pass over `entries` when no key is registered twice (the common case), with
     /// no hashing beyond ``homeSlot(_:shift:)`` and no per-key allocation.
+    /// Whether this table or a parent has a named registration: only then can a named key's hash find a
+    /// registration of another name, so only then do lookups compare names' texts.
+    @usableFromInline let hasNamedKeys: Bool
+
     /// The registry whose error handler sees the failures of lookups that start from this table without a
     /// registry call (a `Lazy` read, a `Provider` call): held weakly, as the registry holds the table.
     let reporter: WeakRegistry
@@ -80,6 +84,12 @@ final class SealedTable: @unchecked Sendable {
         redirect: [ObjectIdentifier: AnyEntry] = [:], layer: OverrideLayer? = nil, reporter: RouteRegistry? = nil
     ) {
         self.reporter = WeakRegistry(reporter)
+        self.hasNamedKeys =
+            (parent?.hasNamedKeys ?? false)
+            || entries.contains { entry in
+                if case .name = entry.id.qualifier { return true }
+                return false
+            }
         self.layer = layer
         self.entries = entries
         self.paths = paths

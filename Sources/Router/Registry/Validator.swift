@@ -11,6 +11,7 @@ struct Validator {
         if features.identifiers { problems += duplicateIdentifiers() }
         if features.configurations { problems += configurationMismatches() }
         if table.hasRepeatedKeys {
+            problems += collidingNames()
             problems += ambiguousDefaults()
             problems += accidentalDuplicates()
         }
@@ -78,6 +79,29 @@ struct Validator {
     /// ``Registration/oneOfMany()``, and no declared `many` dependency on the key. A key that some
     /// registration declares a single dependency on is left to ``declaredDependencyProblems()``, which
     /// already reports it as ambiguous.
+    /// Two registered names of one protocol whose 64-bit hashes are equal: the table files them under one
+    /// key, so one would shadow the other. Rare by chance, easy on purpose; either way, a rename fixes it.
+    private func collidingNames() -> [RouteError] {
+        var problems: [RouteError] = []
+        for bucket in table.keys.indices {
+            let members = table.members(ofBucket: bucket)
+            guard members.count > 1, case .name = table.keys[bucket].qualifier else { continue }
+            var texts: [String] = []
+            for member in members {
+                if let name = member.key.name, !texts.contains(name) { texts.append(name) }
+            }
+            guard texts.count > 1, let first = members.first else { continue }
+            let quoted = texts.map { "\"\(RouteError.displayable($0))\"" }.joined(separator: " and ")
+            problems.append(
+                RouteError(
+                    .ambiguousRegistration, key: first.key.full,
+                    reason:
+                        "The names \(quoted) of \(TypeName.of(first.key.type)) have the same 64-bit hash, so the table cannot keep their registrations apart.",
+                    hint: "Rename one of them."))
+        }
+        return problems
+    }
+
     private func accidentalDuplicates() -> [RouteError] {
         var usedAsMany: Set<KeyID> = []
         var usedAsOne: Set<KeyID> = []
@@ -97,13 +121,14 @@ struct Validator {
                 !usedAsOne.contains(first.id)
             else { continue }
             // Grouped by argument types: a key may be registered once per argument list.
-            var groups: [(types: ObjectIdentifier?, members: [AnyEntry])] = []
+            // And by name text: names whose hashes collide are `collidingNames`' problem, not a duplicate.
+            var groups: [(types: ObjectIdentifier?, name: String?, members: [AnyEntry])] = []
             for member in members {
                 let types = member.argumentTypes.map(ObjectIdentifier.init)
-                if let index = groups.firstIndex(where: { $0.types == types }) {
+                if let index = groups.firstIndex(where: { $0.types == types && $0.name == member.key.name }) {
                     groups[index].members.append(member)
                 } else {
-                    groups.append((types, [member]))
+                    groups.append((types, member.key.name, [member]))
                 }
             }
             for group in groups where group.members.count > 1 {
@@ -128,7 +153,7 @@ struct Validator {
         var problems: [RouteError] = []
         for entry in table.entries {
             for dependency in entry.dependencies where dependency.kind != .many {
-                let candidates = table.allEntries(for: dependency.id)
+                let candidates = table.allEntries(for: dependency.id, name: dependency.key.name)
                 if candidates.isEmpty, let target = entry.adapterTarget {
                     problems.append(
                         RouteError(
@@ -147,7 +172,7 @@ struct Validator {
                     !candidates.contains(where: { $0.argumentTypes == nil })
                 {
                     problems.append(Self.takesArguments(entry, dependency, candidates))
-                } else if table.primary(dependency.id) == nil {
+                } else if table.primary(dependency.id, name: dependency.key.name) == nil {
                     let names = candidates.map { "from \($0.owner)" }.joined(separator: " and ")
                     problems.append(
                         RouteError(
@@ -202,9 +227,9 @@ struct Validator {
             for dependency in entry.dependencies {
                 switch dependency.kind {
                 case .initializer:
-                    if let next = table.primary(dependency.id) { targets.append(next) }
+                    if let next = table.primary(dependency.id, name: dependency.key.name) { targets.append(next) }
                 case .many:
-                    targets += table.allEntries(for: dependency.id)
+                    targets += table.allEntries(for: dependency.id, name: dependency.key.name)
                 case .property, .lazy:
                     continue
                 }
@@ -274,7 +299,7 @@ struct Validator {
         var problems: [RouteError] = []
         for entry in table.entries where entry.scope.isShared {
             for dependency in entry.dependencies where dependency.kind == .initializer || dependency.kind == .property {
-                guard let target = table.primary(dependency.id) else { continue }
+                guard let target = table.primary(dependency.id, name: dependency.key.name) else { continue }
                 let kind = target.scope.kind
                 guard kind == .graph || kind == .custom, target.scope.lifetimeRank < entry.scope.lifetimeRank else {
                     continue
@@ -337,9 +362,9 @@ struct Validator {
         for dependency in entry.dependencies {
             switch dependency.kind {
             case .initializer, .property:
-                if let next = table.primary(dependency.id) { targets.append(next) }
+                if let next = table.primary(dependency.id, name: dependency.key.name) { targets.append(next) }
             case .many:
-                targets += table.allEntries(for: dependency.id)
+                targets += table.allEntries(for: dependency.id, name: dependency.key.name)
             case .lazy:
                 continue
             }
@@ -375,7 +400,7 @@ struct Validator {
             } else {
                 seen[pattern.shape] = route
             }
-            if !table.hasRegistration(route.targetID) {
+            if !table.hasRegistration(route.targetID, name: route.target.name) {
                 problems.append(
                     RouteError(
                         .unregisteredKey, key: route.target.full,

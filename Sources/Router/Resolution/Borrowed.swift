@@ -78,7 +78,7 @@ extension Entry {
                 }
                 return try body(typed)
             #else
-                return try body(unsafeDowncast(erased, to: Entry<Destination>.self))
+                return try body(unsafe unsafeDowncast(erased, to: Entry<Destination>.self))
             #endif
         }
     }

@@ -42,7 +42,7 @@ extension Resolver {
     @usableFromInline
     func closesCycle(_ dependency: RouteDependency) -> Bool {
         guard let graphRef = unsafe graphRef, current >= 0,
-            let target = unsafe tableRef.with({ unsafe $0.primaryRef(dependency.id) })
+            let target = unsafe tableRef.with({ unsafe $0.primaryRef(dependency.id, name: dependency.key.name) })
         else { return false }
         // Everything borrowed: this runs for every injection of every prepared object.
         return unsafe graphRef.with { graph in

@@ -83,8 +83,11 @@ extension Resolver {
         _ key: RoutableService<Destination>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry,
         isolation: (any Actor)?
     ) throws -> Destination {
-        let (found, tracing) = unsafe tableRef.with { unsafe ($0.primaryRefInline(key.id), $0.isTracing) }
-        if let found = unsafe found, !tracing {
+        // With named registrations, a named key's hash may find one of another name: the slow path checks.
+        let (found, slow) = unsafe tableRef.with {
+            unsafe ($0.primaryRefInline(key.id), $0.hasNamedKeys || $0.isTracing)
+        }
+        if let found = unsafe found, !slow {
             switch unsafe Entry<Destination>.fastCase(found) {
             // No factory runs, so the caller's isolation does not matter (and is not even compared).
             case .built(let made): return made
@@ -105,6 +108,8 @@ extension Resolver {
         _ key: RoutableService<Destination>, _ found: Borrowed<AnyEntry>?, in tableRef: Borrowed<SealedTable>,
         reporting registry: RouteRegistry, onMainActor: Bool
     ) throws -> Destination {
+        // A named key's hash may have found a registration of another name (see `KeyName`).
+        let found = unsafe found.flatMap { unsafe key.isNotNamed(as: $0) ? nil : $0 }
         guard let found = unsafe found else {
             return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
                 try resolver.resolve(key)

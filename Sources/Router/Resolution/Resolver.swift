@@ -35,7 +35,10 @@ public struct Resolver: ~Copyable {
         // Local functions, not closures: always inlined, so the probe, `build` and the factory's frame are
         // one function (see `constructPlain`).
         @inline(__always) func probe(_ table: SealedTable) -> Borrowed<AnyEntry>? {
-            unsafe table.primaryRefInline(key.id)
+            let found = unsafe table.primaryRefInline(key.id)
+            // A named key's hash may find a registration of another name (see `KeyName`).
+            guard table.hasNamedKeys, let named = unsafe found else { return unsafe found }
+            return unsafe key.isNotNamed(as: named) ? nil : named
         }
         guard let found = unsafe tableRef.with(probe) else {
             throw missingError(for: key)
@@ -69,7 +72,7 @@ public struct Resolver: ~Copyable {
     public mutating func resolveIfRegistered<Destination>(
         _ key: RoutableService<Destination>
     ) throws -> Destination? {
-        guard table.hasRegistration(key.id) else { return nil }
+        guard table.hasRegistration(key.id, name: key.name) else { return nil }
         return try resolve(key)
     }
 
@@ -79,7 +82,7 @@ public struct Resolver: ~Copyable {
     /// - Returns: One destination per registration; empty when none is registered.
     /// - Throws: ``RouteError`` when one of the factories fails.
     public mutating func resolveAll<Destination>(_ key: RoutableService<Destination>) throws -> [Destination] {
-        try table.allEntries(for: key.id).map { erased in
+        try table.allEntries(for: key.id, name: key.name).map { erased in
             unsafe try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
         }
     }

@@ -48,7 +48,7 @@ extension RouteRegistry {
                 },
                 hook: { registry, moment, value in
                     guard let destination = value as? Destination, let table = try? registry.table(),
-                        let entry = table.primary(key.id) as? Entry<Destination>
+                        let entry = table.primary(key.id, name: key.name) as? Entry<Destination>
                     else { return }
                     entry.hooks.fire(moment, destination)
                 })
