@@ -9,7 +9,7 @@ protocol Welcomer: AnyObject {
     var greeting: String { get }
 }
 extension RoutableService<any Welcomer> {
-    nonisolated static var welcomer: Self { .init() }
+    nonisolated static var welcomer: Self { .init(declaring: Destination.self) }
 }
 final class EnglishWelcomer: Welcomer {
     let greeting = "Hello"
@@ -60,5 +60,5 @@ nonisolated struct SystemClockValue: Sendable {
     let name: String
 }
 extension RoutableService<SystemClockValue> {
-    nonisolated static var plainClock: Self { .init() }
+    nonisolated static var plainClock: Self { .init(declaring: Destination.self) }
 }
