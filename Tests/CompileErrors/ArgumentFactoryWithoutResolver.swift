@@ -7,7 +7,7 @@ import Router
 
 protocol Greeting: AnyObject {}
 extension RoutableService<any Greeting> {
-    nonisolated static var greeting: Self { .init() }
+    nonisolated static var greeting: Self { .init(declaring: Destination.self) }
 }
 final class GreetingImpl: Greeting {
     init(text: String) {}

@@ -9,7 +9,7 @@ import Router
 
 nonisolated protocol Clock: AnyObject, Sendable { func now() -> Int }
 extension RoutableService<any Clock> {
-    static var clock: Self { .init() }
+    static var clock: Self { .init(declaring: Destination.self) }
 }
 
 nonisolated final class FixedClock: Clock {
@@ -23,7 +23,7 @@ nonisolated final class Alarm {
     init(clock: any Clock) { self.clock = clock }
 }
 extension RoutableService<Alarm> {
-    nonisolated static var alarm: Self { .init() }
+    nonisolated static var alarm: Self { .init(declaring: Destination.self) }
 }
 
 func wire(_ registry: RouteRegistry) throws {

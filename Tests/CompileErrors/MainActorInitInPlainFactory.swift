@@ -7,7 +7,7 @@ import Router
 
 @MainActor protocol Screen: AnyObject {}
 extension RoutableService<any Screen> {
-    nonisolated static var profileScreen: Self { .init() }
+    nonisolated static var profileScreen: Self { .init(declaring: Destination.self) }
 }
 
 @MainActor final class ProfileScreen: Screen {

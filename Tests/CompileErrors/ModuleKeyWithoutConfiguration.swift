@@ -12,13 +12,13 @@ protocol Car: AnyObject {
 }
 
 extension RoutableService<any Engine> {
-    nonisolated static var engine: Self { .init() }
+    nonisolated static var engine: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any Radio> {
-    nonisolated static var radio: Self { .init() }
+    nonisolated static var radio: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any Car> {
-    nonisolated static var car: Self { .init() }
+    nonisolated static var car: Self { .init(declaring: Destination.self) }
 }
 
 final class EngineImpl: Engine {}
@@ -33,7 +33,7 @@ protocol CartModuleConfig: ModuleConfiguration<any Cart> {
     func constructCart(owner: String)
 }
 extension RoutableServiceModule<any CartModuleConfig, any Cart> {
-    nonisolated static var cart: Self { .init() }
+    nonisolated static var cart: Self { .init(declaring: Configuration.self, making: Destination.self) }
 }
 final class CartImpl: Cart {}
 

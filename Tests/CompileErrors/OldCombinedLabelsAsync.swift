@@ -12,13 +12,13 @@ protocol Car: AnyObject {
 }
 
 extension RoutableService<any Engine> {
-    nonisolated static var engine: Self { .init() }
+    nonisolated static var engine: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any Radio> {
-    nonisolated static var radio: Self { .init() }
+    nonisolated static var radio: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any Car> {
-    nonisolated static var car: Self { .init() }
+    nonisolated static var car: Self { .init(declaring: Destination.self) }
 }
 
 final class EngineImpl: Engine {}

@@ -10,7 +10,7 @@ import Router
 
 protocol Clock: AnyObject, Sendable { func now() -> Int }
 extension RoutableService<any Clock> {
-    nonisolated static var clock: Self { .init() }
+    nonisolated static var clock: Self { .init(declaring: Destination.self) }
 }
 
 nonisolated final class FixedClock: Clock {

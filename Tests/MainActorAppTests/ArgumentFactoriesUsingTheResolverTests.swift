@@ -10,7 +10,7 @@ nonisolated protocol ArticleStore: AnyObject, Sendable {
     func title(_ id: String) -> String
 }
 extension RoutableService<any ArticleStore> {
-    nonisolated static var articleStore: Self { .init() }
+    nonisolated static var articleStore: Self { .init(declaring: Destination.self) }
 }
 nonisolated final class MemoryArticleStore: ArticleStore {
     func title(_ id: String) -> String { "Article \(id)" }
@@ -22,7 +22,7 @@ nonisolated final class ArticleLoader: Sendable {
     init(text: String) { self.text = text }
 }
 extension RoutableService<ArticleLoader> {
-    nonisolated static var articleLoader: Self { .init() }
+    nonisolated static var articleLoader: Self { .init(declaring: Destination.self) }
 }
 
 /// A main-actor view model made for an id.
@@ -31,7 +31,7 @@ final class ArticleViewModel {
     init(text: String) { self.text = text }
 }
 extension RoutableService<ArticleViewModel> {
-    nonisolated static var articleViewModel: Self { .init() }
+    nonisolated static var articleViewModel: Self { .init(declaring: Destination.self) }
 }
 
 struct ArticleScreensModule: RouteModule {

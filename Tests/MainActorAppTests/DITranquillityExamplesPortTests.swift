@@ -12,17 +12,17 @@ import Testing
 nonisolated protocol Engine: AnyObject {
     var model: String { get }
 }
-extension RoutableService<any Engine> { nonisolated static var engine: Self { .init() } }
+extension RoutableService<any Engine> { nonisolated static var engine: Self { .init(declaring: Destination.self) } }
 
 nonisolated protocol Wheel: AnyObject {
     var position: Int { get }
 }
-extension RoutableService<any Wheel> { nonisolated static var wheel: Self { .init() } }
+extension RoutableService<any Wheel> { nonisolated static var wheel: Self { .init(declaring: Destination.self) } }
 
 nonisolated protocol Body: AnyObject {
     var maker: String { get }
 }
-extension RoutableService<any Body> { nonisolated static var body: Self { .init() } }
+extension RoutableService<any Body> { nonisolated static var body: Self { .init(declaring: Destination.self) } }
 
 nonisolated protocol Vehicle: AnyObject {
     var engine: any Engine { get }
@@ -31,7 +31,7 @@ nonisolated protocol Vehicle: AnyObject {
     var trip: String { get }
     func move(to city: String)
 }
-extension RoutableService<any Vehicle> { nonisolated static var vehicle: Self { .init() } }
+extension RoutableService<any Vehicle> { nonisolated static var vehicle: Self { .init(declaring: Destination.self) } }
 
 nonisolated final class BMWEngine: Engine {
     let model = "B58"
@@ -68,12 +68,12 @@ enum Rex {}
 nonisolated protocol Animal: AnyObject {
     var name: String { get }
 }
-extension RoutableService<any Animal> { nonisolated static var animal: Self { .init() } }
+extension RoutableService<any Animal> { nonisolated static var animal: Self { .init(declaring: Destination.self) } }
 
 nonisolated protocol Home: AnyObject {
     var animals: [any Animal] { get set }
 }
-extension RoutableService<any Home> { nonisolated static var home: Self { .init() } }
+extension RoutableService<any Home> { nonisolated static var home: Self { .init(declaring: Destination.self) } }
 
 nonisolated final class Cat: Animal {
     let name: String
@@ -84,20 +84,20 @@ nonisolated final class Cat: Animal {
         (self.name, self.owner, self.age, self.home) = (name, owner, age, home)
     }
 }
-extension RoutableService<Cat> { nonisolated static var cat: Self { .init() } }
+extension RoutableService<Cat> { nonisolated static var cat: Self { .init(declaring: Destination.self) } }
 
 nonisolated final class Dog: Animal {
     let name: String
     init(name: String) { self.name = name }
 }
-extension RoutableService<Dog> { nonisolated static var dog: Self { .init() } }
+extension RoutableService<Dog> { nonisolated static var dog: Self { .init(declaring: Destination.self) } }
 
 nonisolated final class Hamster: Animal {
     let name: String
     let species: String
     init(name: String, species: String = "Syrian") { (self.name, self.species) = (name, species) }
 }
-extension RoutableService<Hamster> { nonisolated static var hamster: Self { .init() } }
+extension RoutableService<Hamster> { nonisolated static var hamster: Self { .init(declaring: Destination.self) } }
 
 nonisolated final class House: Home {
     var animals: [any Animal] = []
@@ -109,14 +109,16 @@ nonisolated final class Yard {
     let second: any Animal
     init(first: any Animal, second: any Animal) { (self.first, self.second) = (first, second) }
 }
-extension RoutableService<Yard> { nonisolated static var yard: Self { .init() } }
+extension RoutableService<Yard> { nonisolated static var yard: Self { .init(declaring: Destination.self) } }
 
 // MARK: - Badge counters: many
 
 nonisolated protocol NewCounter: AnyObject {
     var count: Int { get }
 }
-extension RoutableService<any NewCounter> { nonisolated static var newCounter: Self { .init() } }
+extension RoutableService<any NewCounter> {
+    nonisolated static var newCounter: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated final class FixedCounter: NewCounter {
     let count: Int
@@ -127,14 +129,18 @@ nonisolated final class MessagesService: NewCounter {
     private(set) var count = 2
     func readAll() { count = 0 }
 }
-extension RoutableService<MessagesService> { nonisolated static var messages: Self { .init() } }
+extension RoutableService<MessagesService> {
+    nonisolated static var messages: Self { .init(declaring: Destination.self) }
+}
 
 final class BadgeViewModel {
     let counters: [any NewCounter]
     init(counters: [any NewCounter]) { self.counters = counters }
     var total: Int { counters.reduce(0) { $0 + $1.count } }
 }
-extension RoutableService<BadgeViewModel> { nonisolated static var badgeScreen: Self { .init() } }
+extension RoutableService<BadgeViewModel> {
+    nonisolated static var badgeScreen: Self { .init(declaring: Destination.self) }
+}
 
 // MARK: - Adoption: a provider with arguments, and a lazy engine
 
@@ -143,14 +149,16 @@ final class AdoptionViewModel {
     init(makeCat: Provider<Cat, String, String, Int>) { self.makeCat = makeCat }
     func adopt(_ name: String, by owner: String, age: Int) throws -> Cat { try makeCat(name, owner, age) }
 }
-extension RoutableService<AdoptionViewModel> { nonisolated static var adoptionScreen: Self { .init() } }
+extension RoutableService<AdoptionViewModel> {
+    nonisolated static var adoptionScreen: Self { .init(declaring: Destination.self) }
+}
 
 /// Starts its engine only when asked to.
 nonisolated final class Garage {
     let engine: Lazy<any Engine>
     init(engine: Lazy<any Engine>) { self.engine = engine }
 }
-extension RoutableService<Garage> { nonisolated static var garage: Self { .init() } }
+extension RoutableService<Garage> { nonisolated static var garage: Self { .init(declaring: Destination.self) } }
 
 nonisolated final class EngineCounter: Sendable {
     private let made = Mutex(0)

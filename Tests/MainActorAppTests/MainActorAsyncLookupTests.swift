@@ -9,7 +9,7 @@ protocol SearchScreen: AnyObject {
     var results: [String] { get }
 }
 extension RoutableService<any SearchScreen> {
-    nonisolated static var searchScreen: Self { .init() }
+    nonisolated static var searchScreen: Self { .init(declaring: Destination.self) }
 }
 final class SearchViewModel: SearchScreen {
     let results: [String]
@@ -20,7 +20,7 @@ nonisolated protocol SearchIndex: Sendable {
     func query(_ text: String) async -> [String]
 }
 extension RoutableService<any SearchIndex> {
-    nonisolated static var searchIndex: Self { .init() }
+    nonisolated static var searchIndex: Self { .init(declaring: Destination.self) }
 }
 nonisolated struct BookIndex: SearchIndex {
     func query(_ text: String) async -> [String] { ["\(text) 1", "\(text) 2"] }
@@ -32,7 +32,7 @@ nonisolated protocol SearchPage: AnyObject {
     var found: [String] { get }
 }
 extension RoutableService<any SearchPage> {
-    nonisolated static var searchPage: Self { .init() }
+    nonisolated static var searchPage: Self { .init(declaring: Destination.self) }
 }
 nonisolated final class SearchPageModel: SearchPage {
     let screen: any SearchScreen
@@ -92,7 +92,7 @@ struct MainActorAsyncLookupTests {
 
 nonisolated protocol SearchCache: AnyObject, Sendable {}
 extension RoutableService<any SearchCache> {
-    nonisolated static var searchCache: Self { .init() }
+    nonisolated static var searchCache: Self { .init(declaring: Destination.self) }
 }
 nonisolated final class SearchCacheImpl: SearchCache {}
 

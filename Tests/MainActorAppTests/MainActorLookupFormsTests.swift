@@ -8,7 +8,7 @@ protocol Badge: AnyObject {
     var count: Int { get }
 }
 extension RoutableService<any Badge> {
-    nonisolated static var badge: Self { .init() }
+    nonisolated static var badge: Self { .init(declaring: Destination.self) }
 }
 final class BadgeModel: Badge {
     let count: Int
@@ -19,7 +19,7 @@ protocol BadgeHost: AnyObject {
     var badge: any Badge { get }
 }
 extension RoutableService<any BadgeHost> {
-    nonisolated static var badgeHost: Self { .init() }
+    nonisolated static var badgeHost: Self { .init(declaring: Destination.self) }
 }
 final class BadgeHostModel: BadgeHost {
     let badge: any Badge
@@ -30,7 +30,7 @@ nonisolated protocol BadgeSource: AnyObject, Sendable {
     var makeBadge: Provider<any Badge> { get }
 }
 extension RoutableService<any BadgeSource> {
-    nonisolated static var badgeSource: Self { .init() }
+    nonisolated static var badgeSource: Self { .init(declaring: Destination.self) }
 }
 nonisolated final class BadgeSourceImpl: BadgeSource {
     let makeBadge: Provider<any Badge>

@@ -11,13 +11,13 @@ protocol InboxScreen: AnyObject {
     var steps: [String] { get }
 }
 extension RoutableService<any InboxScreen> {
-    nonisolated static var inboxScreen: Self { .init() }
+    nonisolated static var inboxScreen: Self { .init(declaring: Destination.self) }
 }
 nonisolated protocol MailCounter: Sendable {
     var unread: Int { get }
 }
 extension RoutableService<any MailCounter> {
-    nonisolated static var mailCounter: Self { .init() }
+    nonisolated static var mailCounter: Self { .init(declaring: Destination.self) }
 }
 nonisolated struct FixedMailCounter: MailCounter {
     let unread: Int

@@ -8,7 +8,7 @@ protocol OrderScreen: AnyObject {
     var orderID: Int { get }
 }
 extension RoutableService<any OrderScreen> {
-    nonisolated static var orderScreen: Self { .init() }
+    nonisolated static var orderScreen: Self { .init(declaring: Destination.self) }
 }
 final class OrderViewModel: OrderScreen {
     var orderID = 0

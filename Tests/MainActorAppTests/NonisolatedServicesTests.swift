@@ -10,7 +10,7 @@ nonisolated protocol Clock: AnyObject, Sendable {
 }
 
 extension RoutableService<any Clock> {
-    nonisolated static var clock: Self { .init() }
+    nonisolated static var clock: Self { .init(declaring: Destination.self) }
 }
 
 nonisolated final class FixedClock: Clock {
@@ -27,7 +27,7 @@ nonisolated final class Alarm: Sendable {
 }
 
 extension RoutableService<Alarm> {
-    nonisolated static var alarm: Self { .init() }
+    nonisolated static var alarm: Self { .init(declaring: Destination.self) }
 }
 
 struct NonisolatedServicesTests {

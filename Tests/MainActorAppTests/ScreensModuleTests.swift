@@ -9,7 +9,7 @@ protocol AccountSession: AnyObject, Sendable {
     var user: String { get }
 }
 extension RoutableService<any AccountSession> {
-    nonisolated static var accountSession: Self { .init() }
+    nonisolated static var accountSession: Self { .init(declaring: Destination.self) }
 }
 nonisolated final class SignedInSession: AccountSession {
     let user: String
@@ -20,7 +20,7 @@ protocol ProfileScreen: AnyObject {
     var title: String { get }
 }
 extension RoutableService<any ProfileScreen> {
-    nonisolated static var profileScreen: Self { .init() }
+    nonisolated static var profileScreen: Self { .init(declaring: Destination.self) }
 }
 final class ProfileViewModel: ProfileScreen {
     let session: any AccountSession

@@ -10,7 +10,7 @@ protocol BookScreen: AnyObject {
     var bookID: Int { get }
 }
 extension RoutableService<any BookScreen> {
-    nonisolated static var bookScreen: Self { .init() }
+    nonisolated static var bookScreen: Self { .init(declaring: Destination.self) }
 }
 final class BookPage: BookScreen {
     let bookID: Int
@@ -24,7 +24,7 @@ nonisolated protocol NoteEditorModuleConfig: ModuleConfiguration<any NoteEditor>
     func constructNoteEditor(document: String)
 }
 extension RoutableServiceModule<any NoteEditorModuleConfig, any NoteEditor> {
-    nonisolated static var noteEditor: Self { .init() }
+    nonisolated static var noteEditor: Self { .init(declaring: Configuration.self, making: Destination.self) }
 }
 nonisolated final class NoteEditorConfiguration: ModuleConfiguration<any NoteEditor>, NoteEditorModuleConfig {
     var document: String?

@@ -78,7 +78,9 @@ nonisolated protocol AppConfiguration: Sendable {
     var bundleID: String { get }
     var apiKey: String { get }
 }
-extension RoutableService<any AppConfiguration> { nonisolated static var appConfiguration: Self { .init() } }
+extension RoutableService<any AppConfiguration> {
+    nonisolated static var appConfiguration: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated struct BundleConfiguration: AppConfiguration {
     let bundleID: String
@@ -89,7 +91,9 @@ nonisolated protocol UserService: AnyObject, Sendable {
     var tokens: Tokens? { get }
     func save(_ tokens: Tokens?)
 }
-extension RoutableService<any UserService> { nonisolated static var userService: Self { .init() } }
+extension RoutableService<any UserService> {
+    nonisolated static var userService: Self { .init(declaring: Destination.self) }
+}
 
 extension UserService {
     nonisolated var isAuthorized: Bool { tokens != nil }
@@ -120,17 +124,23 @@ nonisolated final class TokenPlugin: RequestPlugin {
         request.headers["Authorization"] = "Bearer \(userService.tokens?.access ?? "")"
     }
 }
-extension RoutableService<TokenPlugin> { nonisolated static var tokenPlugin: Self { .init() } }
+extension RoutableService<TokenPlugin> {
+    nonisolated static var tokenPlugin: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated protocol TokenService: AnyObject {
     func refresh(_ refreshToken: String) throws -> Tokens
 }
-extension RoutableService<any TokenService> { nonisolated static var tokenService: Self { .init() } }
+extension RoutableService<any TokenService> {
+    nonisolated static var tokenService: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated protocol ResponseHandler: AnyObject {
     func handle(_ response: APIResponse, retry: () -> APIResponse) throws -> [String]
 }
-extension RoutableService<any ResponseHandler> { nonisolated static var responseHandler: Self { .init() } }
+extension RoutableService<any ResponseHandler> {
+    nonisolated static var responseHandler: Self { .init(declaring: Destination.self) }
+}
 
 /// Refreshes the tokens and retries once on a 401. It needs the token service, which needs a handler for
 /// its own requests: the cycle the demo closes with property injection.
@@ -179,7 +189,9 @@ nonisolated final class RemoteTokenService: TokenService {
 nonisolated protocol AuthService: AnyObject {
     func login(email: String, password: String) throws -> Tokens
 }
-extension RoutableService<any AuthService> { nonisolated static var authService: Self { .init() } }
+extension RoutableService<any AuthService> {
+    nonisolated static var authService: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated final class RemoteAuthService: AuthService {
     private let api: APIClient
@@ -194,7 +206,9 @@ nonisolated final class RemoteAuthService: AuthService {
 nonisolated protocol CharactersService: AnyObject {
     func characters() throws -> [String]
 }
-extension RoutableService<any CharactersService> { nonisolated static var charactersService: Self { .init() } }
+extension RoutableService<any CharactersService> {
+    nonisolated static var charactersService: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated final class RemoteCharactersService: CharactersService {
     private let api: APIClient
@@ -204,7 +218,7 @@ nonisolated final class RemoteCharactersService: CharactersService {
     func characters() throws -> [String] { try api.call("/characters") }
 }
 
-extension RoutableService<any Backend> { nonisolated static var backend: Self { .init() } }
+extension RoutableService<any Backend> { nonisolated static var backend: Self { .init(declaring: Destination.self) } }
 
 // MARK: - Screens (main actor)
 
@@ -226,7 +240,9 @@ final class SignInViewModel {
         signedIn = true
     }
 }
-extension RoutableService<SignInViewModel> { nonisolated static var signInScreen: Self { .init() } }
+extension RoutableService<SignInViewModel> {
+    nonisolated static var signInScreen: Self { .init(declaring: Destination.self) }
+}
 
 final class HomeViewModel {
     private(set) var names: [String] = []
@@ -234,7 +250,9 @@ final class HomeViewModel {
     init(charactersService: any CharactersService) { self.charactersService = charactersService }
     func load() throws { names = try charactersService.characters() }
 }
-extension RoutableService<HomeViewModel> { nonisolated static var homeScreen: Self { .init() } }
+extension RoutableService<HomeViewModel> {
+    nonisolated static var homeScreen: Self { .init(declaring: Destination.self) }
+}
 
 /// Shows the home screen to a signed-in user and the sign-in screen otherwise, as the demo's
 /// `AppCoordinator` does with the container it is given.

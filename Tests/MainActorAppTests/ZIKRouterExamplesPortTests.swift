@@ -33,7 +33,7 @@ nonisolated protocol PersonType: AnyObject {
     var history: [String] { get set }
     func addChild(_ child: any PersonType)
 }
-extension RoutableService<any PersonType> { nonisolated static var person: Self { .init() } }
+extension RoutableService<any PersonType> { nonisolated static var person: Self { .init(declaring: Destination.self) } }
 
 nonisolated final class Person: PersonType {
     let name: any Name
@@ -49,7 +49,7 @@ nonisolated protocol PersonModuleConfig: ModuleConfiguration<any PersonType> {
     func constructWithName(_ name: any Name)
 }
 extension RoutableServiceModule<any PersonModuleConfig, any PersonType> {
-    nonisolated static var personModule: Self { .init() }
+    nonisolated static var personModule: Self { .init(declaring: Configuration.self, making: Destination.self) }
 }
 
 nonisolated final class PersonConfiguration: ModuleConfiguration<any PersonType>, PersonModuleConfig {
@@ -62,7 +62,9 @@ nonisolated protocol AddressBook: AnyObject, Sendable {
     var entries: [String] { get }
     func file(_ entry: String)
 }
-extension RoutableService<any AddressBook> { nonisolated static var addressBook: Self { .init() } }
+extension RoutableService<any AddressBook> {
+    nonisolated static var addressBook: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated final class SharedAddressBook: AddressBook {
     private let stored = Mutex<[String]>([])
@@ -75,12 +77,16 @@ nonisolated final class SharedAddressBook: AddressBook {
 nonisolated protocol ParentScreen: AnyObject {
     var child: (any ChildScreen)? { get set }
 }
-extension RoutableService<any ParentScreen> { nonisolated static var parentScreen: Self { .init() } }
+extension RoutableService<any ParentScreen> {
+    nonisolated static var parentScreen: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated protocol ChildScreen: AnyObject {
     var parent: (any ParentScreen)? { get set }
 }
-extension RoutableService<any ChildScreen> { nonisolated static var childScreen: Self { .init() } }
+extension RoutableService<any ChildScreen> {
+    nonisolated static var childScreen: Self { .init(declaring: Destination.self) }
+}
 
 nonisolated final class ParentViewController: ParentScreen {
     var child: (any ChildScreen)?

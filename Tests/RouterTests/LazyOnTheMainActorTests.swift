@@ -32,7 +32,7 @@ private let notOnTheMainActorThroughTheProperty =
     var text: String { get }
 }
 extension RoutableService<any Toast> {
-    nonisolated static var toast: Self { .init() }
+    nonisolated static var toast: Self { .init(declaring: Destination.self) }
 }
 @MainActor final class ToastImpl: Toast {
     let text: String

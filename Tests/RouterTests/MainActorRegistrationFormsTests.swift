@@ -10,7 +10,7 @@ protocol EditorModuleConfig: ModuleConfiguration<any ProfileView> {
     func constructEditor(document: String)
 }
 extension RoutableServiceModule<any EditorModuleConfig, any ProfileView> {
-    nonisolated static var editor: Self { .init() }
+    nonisolated static var editor: Self { .init(declaring: Configuration.self, making: Destination.self) }
 }
 final class EditorConfiguration: ModuleConfiguration<any ProfileView>, EditorModuleConfig {
     var document: String?

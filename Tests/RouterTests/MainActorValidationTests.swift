@@ -10,7 +10,7 @@ protocol Presenter: AnyObject {
     var view: (any ProfileView)? { get set }
 }
 extension RoutableService<any Presenter> {
-    nonisolated static var presenter: Self { .init() }
+    nonisolated static var presenter: Self { .init(declaring: Destination.self) }
 }
 final class PresenterImpl: Presenter {
     var view: (any ProfileView)?
@@ -26,7 +26,7 @@ final class PresenterImpl: Presenter {
 /// A nonisolated object that holds a presenter.
 protocol Coordinator: AnyObject {}
 extension RoutableService<any Coordinator> {
-    nonisolated static var coordinator: Self { .init() }
+    nonisolated static var coordinator: Self { .init(declaring: Destination.self) }
 }
 final class CoordinatorImpl: Coordinator {
     let presenter: any Presenter

@@ -168,7 +168,7 @@ final class HamsterCage: HamsterCageProtocol {
     init(hamster: any Hamster) { self.hamster = hamster }
 }
 extension RoutableService<any HamsterCageProtocol> {
-    static var hamsterCage: Self { .init() }
+    static var hamsterCage: Self { .init(declaring: Destination.self) }
 }
 
 struct ArgumentOverloadTests {

@@ -12,7 +12,7 @@ protocol Dashboard: AnyObject {
     var radio: any Radio { get }
 }
 extension RoutableService<any Dashboard> {
-    nonisolated static var dashboard: Self { .init() }
+    nonisolated static var dashboard: Self { .init(declaring: Destination.self) }
 }
 final class DashboardImpl: Dashboard {
     let engine: any Engine
@@ -26,7 +26,7 @@ final class DashboardImpl: Dashboard {
 /// A protocol with no setters: injection points live on the implementation class only.
 protocol Convertible: AnyObject { var description: String { get } }
 extension RoutableService<any Convertible> {
-    nonisolated static var convertible: Self { .init() }
+    nonisolated static var convertible: Self { .init(declaring: Destination.self) }
 }
 final class ConvertibleImpl: Convertible {
     var engine: (any Engine)?
@@ -40,14 +40,14 @@ final class Coupe: Convertible {
 /// A second protocol the same object serves.
 protocol Motorised: AnyObject {}
 extension RoutableService<any Motorised> {
-    nonisolated static var motorised: Self { .init() }
+    nonisolated static var motorised: Self { .init(declaring: Destination.self) }
 }
 extension CarImpl: Motorised {}
 
 /// A required protocol no provided destination adopts.
 protocol Towing: AnyObject {}
 extension RoutableService<any Towing> {
-    nonisolated static var towing: Self { .init() }
+    nonisolated static var towing: Self { .init(declaring: Destination.self) }
 }
 
 /// A destination made on the main actor.
@@ -55,7 +55,7 @@ extension RoutableService<any Towing> {
     var title: String { get }
 }
 extension RoutableService<any ProfileView> {
-    nonisolated static var profileView: Self { .init() }
+    nonisolated static var profileView: Self { .init(declaring: Destination.self) }
 }
 @MainActor final class ProfileViewImpl: ProfileView {
     let title: String
@@ -63,8 +63,8 @@ extension RoutableService<any ProfileView> {
 }
 
 struct RegistrationTests {
-    @Test func aOneLineKeyIsTheSameKeyAsTheDeclaringOne() {
-        #expect(RoutableService<any Dashboard>() == RoutableService(declaring: (any Dashboard).self))
+    @Test func aDeclaredKeyIsTheSameKeyWhereverItIsDeclared() {
+        #expect(RoutableService.dashboard == RoutableService(declaring: (any Dashboard).self))
         #expect(RoutableService.dashboard.description == "RoutableService<Dashboard>")
     }
 

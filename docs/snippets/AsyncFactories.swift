@@ -2,7 +2,7 @@ import Router
 
 protocol Engine: AnyObject { var horsepower: Int { get } }
 extension RoutableService<any Engine> {
-    nonisolated static var engine: Self { .init() }
+    nonisolated static var engine: Self { .init(declaring: Destination.self) }
 }
 final class V8: Engine {
     let horsepower = 400

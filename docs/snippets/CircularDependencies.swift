@@ -10,13 +10,13 @@ protocol NodeB: AnyObject { var a: (any NodeA)? { get set } }
 protocol NodeC: AnyObject { var a: (any NodeA)? { get set } }
 
 extension RoutableService<any NodeA> {
-    nonisolated static var nodeA: Self { .init() }
+    nonisolated static var nodeA: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any NodeB> {
-    nonisolated static var nodeB: Self { .init() }
+    nonisolated static var nodeB: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any NodeC> {
-    nonisolated static var nodeC: Self { .init() }
+    nonisolated static var nodeC: Self { .init(declaring: Destination.self) }
 }
 
 final class AImpl: NodeA {

@@ -15,7 +15,7 @@ protocol CartModuleConfig: ModuleConfiguration<any Cart> {
     func constructCart(owner: String)
 }
 extension RoutableServiceModule<any CartModuleConfig, any Cart> {
-    nonisolated static var cart: Self { .init() }
+    nonisolated static var cart: Self { .init(declaring: Configuration.self, making: Destination.self) }
 }
 final class CartConfiguration: ModuleConfiguration<any Cart>, CartModuleConfig {
     var owner: String?
@@ -28,5 +28,5 @@ final class CartImpl: Cart {
 
 @MainActor final class ProfileScreen {}
 extension RoutableService<ProfileScreen> {
-    nonisolated static var profileScreen: Self { .init() }
+    nonisolated static var profileScreen: Self { .init(declaring: Destination.self) }
 }

@@ -2,7 +2,7 @@ import Router
 
 protocol Engine: AnyObject, Sendable { var horsepower: Int { get } }
 extension RoutableService<any Engine> {
-    nonisolated static var engine: Self { .init() }
+    nonisolated static var engine: Self { .init(declaring: Destination.self) }
 }
 final class V8: Engine {
     let horsepower = 400
@@ -10,7 +10,7 @@ final class V8: Engine {
 
 protocol Database: AnyObject, Sendable { var name: String { get } }
 extension RoutableService<any Database> {
-    nonisolated static var database: Self { .init() }
+    nonisolated static var database: Self { .init(declaring: Destination.self) }
 }
 final class DatabaseImpl: Database {
     let name: String

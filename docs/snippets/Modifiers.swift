@@ -5,7 +5,7 @@ import Router
 
 protocol Greeting: AnyObject { var text: String { get } }
 extension RoutableService<any Greeting> {
-    nonisolated static var greeting: Self { .init() }
+    nonisolated static var greeting: Self { .init(declaring: Destination.self) }
 }
 final class GreetingImpl: Greeting {
     let text: String
@@ -16,10 +16,10 @@ final class GreetingImpl: Greeting {
 protocol NodeA: AnyObject {}
 protocol NodeB: AnyObject {}
 extension RoutableService<any NodeA> {
-    nonisolated static var nodeA: Self { .init() }
+    nonisolated static var nodeA: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any NodeB> {
-    nonisolated static var nodeB: Self { .init() }
+    nonisolated static var nodeB: Self { .init(declaring: Destination.self) }
 }
 final class LazyB: NodeB {
     let a: Lazy<any NodeA>

@@ -1,10 +1,10 @@
 import Router
 
 extension RoutableService<any PaymentProcessing> {
-    nonisolated static var paymentProcessing: Self { .init() }
+    nonisolated static var paymentProcessing: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any PaymentGateway> {
-    nonisolated static var paymentGateway: Self { .init() }
+    nonisolated static var paymentGateway: Self { .init(declaring: Destination.self) }
 }
 
 /// The payments module's gateway.

@@ -23,16 +23,16 @@ protocol UserSession: AnyObject { var currentUser: String? { get } }
 struct SignInNeeded: Error {}
 
 extension RoutableService<any Wishlist> {
-    nonisolated static var wishlist: Self { .init() }
+    nonisolated static var wishlist: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any WishlistScreen> {
-    nonisolated static var wishlistScreen: Self { .init() }
+    nonisolated static var wishlistScreen: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any BadgeCounter> {
-    nonisolated static var badgeCounter: Self { .init() }
+    nonisolated static var badgeCounter: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any UserSession> {
-    nonisolated static var userSession: Self { .init() }
+    nonisolated static var userSession: Self { .init(declaring: Destination.self) }
 }
 
 final class KeptBooks: Wishlist { var books: [Book] = [] }

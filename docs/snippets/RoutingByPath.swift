@@ -5,10 +5,10 @@ protocol ProfileScreen: Screen {}
 protocol BookScreen: Screen { var bookID: Int? { get set } }
 
 extension RoutableService<any ProfileScreen> {
-    nonisolated static var profileScreen: Self { .init() }
+    nonisolated static var profileScreen: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any BookScreen> {
-    nonisolated static var bookScreen: Self { .init() }
+    nonisolated static var bookScreen: Self { .init(declaring: Destination.self) }
 }
 
 final class ProfilePage: ProfileScreen {}

@@ -2,7 +2,7 @@ import Router
 
 protocol Radio: AnyObject {}
 extension RoutableService<any Radio> {
-    nonisolated static var radio: Self { .init() }
+    nonisolated static var radio: Self { .init(declaring: Destination.self) }
 }
 
 final class V8: Engine {

@@ -5,6 +5,6 @@ import Router
 
 protocol Cart: AnyObject {}
 extension RoutableService<any Cart> {
-    nonisolated static var cart: Self { .init() }
+    nonisolated static var cart: Self { .init(declaring: Destination.self) }
 }
 final class CartImpl: Cart {}

@@ -4,10 +4,10 @@ protocol PaymentProcessing: Sendable { func charge(_ cents: Int) -> String }
 protocol PaymentGateway: Sendable { func submit(amount: Int, currency: String) -> String }
 
 extension RoutableService<any PaymentProcessing> {
-    nonisolated static var paymentProcessing: Self { .init() }
+    nonisolated static var paymentProcessing: Self { .init(declaring: Destination.self) }
 }
 extension RoutableService<any PaymentGateway> {
-    nonisolated static var paymentGateway: Self { .init() }
+    nonisolated static var paymentGateway: Self { .init(declaring: Destination.self) }
 }
 
 struct CardGateway: PaymentGateway {

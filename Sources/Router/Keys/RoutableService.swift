@@ -1,23 +1,24 @@
 /// The key for a service looked up by the protocol it serves.
 ///
 /// A protocol becomes routable when you declare it, in a constrained extension that gives the key a
-/// static member. Only declared protocols have such a member, so a key for an undeclared protocol does
-/// not compile:
+/// static member:
 ///
 /// ```swift
 /// protocol Engine: AnyObject { var horsepower: Int { get } }
 ///
 /// extension RoutableService<any Engine> {
-///     nonisolated static var engine: Self { .init() }
+///     nonisolated static var engine: Self { .init(declaring: Destination.self) }
 /// }
 ///
 /// let engine = try registry.makeDestination(to: .engine)   // any Engine
 /// ```
 ///
-/// `.init()` (or the older spelling ``init(declaring:)``) is the declaration itself: call it only inside
-/// such an extension. `nonisolated` keeps the key usable from factories in targets whose default
-/// isolation is the main actor. The key's identity is its static `Destination` type, whatever metatype
-/// value is passed, so a key can never reach a registration of another type.
+/// Only declared protocols have such a member, so a key for an undeclared protocol does not compile:
+/// `.gearbox` is no member, and `RoutableService<any Gearbox>()` is unavailable, with a message that
+/// shows the declaration. ``init(declaring:)`` is the declaration itself: call it only inside such an
+/// extension. `nonisolated` keeps the key usable from factories in targets whose default isolation is the
+/// main actor. The key's identity is its static `Destination` type, whatever metatype value is passed, so
+/// a key can never reach a registration of another type.
 public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let id: KeyID
     /// The tag type, kept so that messages can name it; naming it on every lookup would be costly.
@@ -39,15 +40,13 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
         self.name = nil
     }
 
-    /// Declares `Destination` routable and makes its key: the one-line form of ``init(declaring:)``.
-    /// Call it only inside the declaring extension:
-    ///
-    /// ```swift
-    /// extension RoutableService<any Engine> {
-    ///     nonisolated static var engine: Self { .init() }
-    /// }
-    /// ```
-    @inlinable
+    /// Unavailable: a key is made once, where its protocol is declared routable, and looked up by its
+    /// static member everywhere else.
+    @available(
+        *, unavailable,
+        message:
+            "declare the protocol routable in 'extension RoutableService<any P> { nonisolated static var p: Self { .init(declaring: Destination.self) } }', then use the key '.p'"
+    )
     public init() {
         self.id = KeyID(type: ObjectIdentifier(Destination.self), kind: .service)
         self.tag = nil

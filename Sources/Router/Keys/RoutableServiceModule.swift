@@ -11,7 +11,7 @@
 /// }
 ///
 /// extension RoutableServiceModule<any CartModuleConfig, any Cart> {
-///     nonisolated static var cart: Self { .init() }
+///     nonisolated static var cart: Self { .init(declaring: Configuration.self, making: Destination.self) }
 /// }
 ///
 /// let cart = try registry.makeDestination(to: .cart) { $0.constructCart(owner: "ann") }
@@ -30,15 +30,13 @@ public struct RoutableServiceModule<Configuration, Destination>: Sendable, Hasha
         self.id = KeyID(type: ObjectIdentifier(Configuration.self), kind: .module)
     }
 
-    /// Declares a module routable and makes its key: the one-line form of ``init(declaring:making:)``.
-    /// Call it only inside the declaring extension:
-    ///
-    /// ```swift
-    /// extension RoutableServiceModule<any CartModuleConfig, any Cart> {
-    ///     nonisolated static var cart: Self { .init() }
-    /// }
-    /// ```
-    @inlinable
+    /// Unavailable: a module key is made once, where the module is declared routable, and looked up by
+    /// its static member everywhere else.
+    @available(
+        *, unavailable,
+        message:
+            "declare the module routable in 'extension RoutableServiceModule<any Config, any P> { nonisolated static var p: Self { .init(declaring: Configuration.self, making: Destination.self) } }', then use the key '.p'"
+    )
     public init() {
         self.id = KeyID(type: ObjectIdentifier(Configuration.self), kind: .module)
     }

@@ -45,14 +45,17 @@ extension RouteRegistry {
     }
 
     /// Replaces registrations for the duration of an async `operation`, in this task and its child tasks.
+    ///
+    /// Runs on the caller's executor (`nonisolated(nonsending)`): from main-actor code, both closures run
+    /// on the main actor and may use its state; from elsewhere, they run where the caller runs.
     /// - Parameters:
     ///   - overrides: Registers the replacements into a registry that is layered over this one.
     ///   - operation: The code that sees the replacements.
     /// - Returns: What `operation` returns.
     /// - Throws: ``RouteError`` when this registry is not sealed or an override is invalid; whatever
     ///   `operation` throws.
-    public func withOverrides<Result>(
-        _ overrides: (RouteRegistry) throws -> Void, operation: () async throws -> Result
+    public nonisolated(nonsending) func withOverrides<Result>(
+        _ overrides: (RouteRegistry) throws -> Void, operation: nonisolated(nonsending) () async throws -> Result
     ) async throws -> Result {
         let (tables, layer) = try overrideTables(overrides)
         overrideCounter.running.add(1, ordering: .relaxed)
