@@ -45,10 +45,11 @@ final class ThreadContext {
         unsafe primary?.release()
     }
 
-    /// The margin kept free below the deepest level: an eighth of the stack, at least 64 KiB and at most
+    /// The margin kept free below the deepest level: an eighth of the stack, at least 64 KiB (but never
+    /// more than half the stack, so that a 64 KiB pool thread keeps 32 KiB for lookups) and at most
     /// 256 KiB. One debug-build level with a factory and an error report takes about 10 KiB.
     static func margin(forStackSize size: Int) -> Int {
-        min(max(size / 8, 64 * 1_024), 256 * 1_024)
+        min(max(size / 8, min(64 * 1_024, size / 2)), 256 * 1_024)
     }
 
     /// This thread's context, made on first use.
