@@ -29,7 +29,8 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
     /// - Throws: What `make` throws, or ``RouteError/Code/circularDependency`` when waiting would close a
     ///   cycle of waits.
     nonisolated(nonsending) func getOrCreate(
-        by transaction: CreationTransaction, entry: AnyEntry, path: [String], _ make: () async throws -> Value
+        by transaction: CreationTransaction, entry: AnyEntry, path: [String],
+        _ make: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value {
         while true {
             var owner: CreationTransaction?
@@ -67,7 +68,9 @@ final class AsyncSharedCell<Value>: @unchecked Sendable {
         }
     }
 
-    private nonisolated(nonsending) func build(_ make: () async throws -> Value) async throws -> Value {
+    private nonisolated(nonsending) func build(_ make: nonisolated(nonsending) () async throws -> Value) async throws
+        -> Value
+    {
         do {
             let made = try await make()
             let waiters = state.withLock { phase -> [CheckedContinuation<Void, Never>] in
