@@ -115,6 +115,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         return needsWake
     }
 
+    /// How many records the machine holds (owned cells, transactions, groups).
+    var size: Int { cells.count + txns.count + groups.count }
+
     /// Whether nothing is owned, held, waited for or running: what must be true between lookups.
     var isIdle: Bool { cells.isEmpty && txns.isEmpty && groups.isEmpty }
 
