@@ -21,7 +21,10 @@
 ///
 /// The handlers run once per lookup: ``successHandler`` with the prepared destination, ``errorHandler``
 /// with the failure, then ``completionHandler`` with either. They are released after they ran.
-open class ModuleConfiguration<Destination> {
+///
+/// The class is `nonisolated`, and so are its subclasses, even in a target whose default isolation is the
+/// main actor: the caller's thread makes and configures the configuration before the factory runs.
+nonisolated open class ModuleConfiguration<Destination> {
     /// Called with the destination once it is made and prepared.
     public var successHandler: ((Destination) -> Void)?
     /// Called with the error when making the destination failed.

@@ -22,7 +22,11 @@
 /// ``prepareDestination(_:configuration:resolver:)``; ``didFinishPrepareDestination(_:configuration:resolver:)``.
 /// Preparations run once every factory of the lookup has returned, so a prepare hook can look up an
 /// object that is still being built further up and get that same instance.
-open class ServiceRouter<Destination, Configuration: ModuleConfiguration<Destination>> {
+///
+/// The class is `nonisolated`, and so are its subclasses, even in a target whose default isolation is the
+/// main actor: the registry calls a router on whichever thread makes the lookup. A main-actor screen is
+/// registered with ``RouteRegistry/registerOnMainActor(_:file:line:factory:)`` instead.
+nonisolated open class ServiceRouter<Destination, Configuration: ModuleConfiguration<Destination>> {
     // Not Sendable: the registry makes a router for one destination and uses it within one lookup.
 
     /// Makes a router; the registry makes one per destination.
