@@ -12,7 +12,7 @@ nonisolated protocol ArticleStore: AnyObject, Sendable {
 extension RoutableService<any ArticleStore> {
     nonisolated static var articleStore: Self { .init(declaring: Destination.self) }
 }
-nonisolated final class MemoryArticleStore: ArticleStore {
+final class MemoryArticleStore: ArticleStore {
     func title(_ id: String) -> String { "Article \(id)" }
 }
 

@@ -11,7 +11,7 @@ nonisolated protocol IsolationProbePage: AnyObject, Sendable {}
 extension RoutableService<any IsolationProbePage> {
     nonisolated static var isolationProbePage: Self { .init(declaring: Destination.self) }
 }
-nonisolated final class IsolationProbePageModel: IsolationProbePage {}
+final class IsolationProbePageModel: IsolationProbePage {}
 
 /// Where the main-actor factory ran: 1 on the main queue (where the main actor's jobs run), 2 elsewhere.
 nonisolated let screenFactoryThread = Atomic<Int>(0)

@@ -22,7 +22,7 @@ nonisolated protocol SearchIndex: Sendable {
 extension RoutableService<any SearchIndex> {
     nonisolated static var searchIndex: Self { .init(declaring: Destination.self) }
 }
-nonisolated struct BookIndex: SearchIndex {
+struct BookIndex: SearchIndex {
     func query(_ text: String) async -> [String] { ["\(text) 1", "\(text) 2"] }
 }
 
@@ -94,7 +94,7 @@ nonisolated protocol SearchCache: AnyObject, Sendable {}
 extension RoutableService<any SearchCache> {
     nonisolated static var searchCache: Self { .init(declaring: Destination.self) }
 }
-nonisolated final class SearchCacheImpl: SearchCache {}
+final class SearchCacheImpl: SearchCache {}
 
 /// Runs the jobs of the tasks that prefer it on one thread of its own, so that those tasks never wait for
 /// the shared cooperative pool, which blocking tests elsewhere in the run (the demo's subprocesses) can

@@ -8,7 +8,7 @@ nonisolated protocol WiringClock: AnyObject, Sendable { var now: Int { get } }
 extension RoutableService<any WiringClock> {
     nonisolated static var wiringClock: Self { Self(declaring: (any WiringClock).self) }
 }
-nonisolated final class FixedWiringClock: WiringClock {
+final class FixedWiringClock: WiringClock {
     let now = 42
 }
 

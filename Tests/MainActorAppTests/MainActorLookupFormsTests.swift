@@ -32,7 +32,7 @@ nonisolated protocol BadgeSource: AnyObject, Sendable {
 extension RoutableService<any BadgeSource> {
     nonisolated static var badgeSource: Self { .init(declaring: Destination.self) }
 }
-nonisolated final class BadgeSourceImpl: BadgeSource {
+final class BadgeSourceImpl: BadgeSource {
     let makeBadge: Provider<any Badge>
     init(makeBadge: Provider<any Badge>) { self.makeBadge = makeBadge }
 }

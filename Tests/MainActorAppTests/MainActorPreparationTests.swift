@@ -19,7 +19,7 @@ nonisolated protocol MailCounter: Sendable {
 extension RoutableService<any MailCounter> {
     nonisolated static var mailCounter: Self { .init(declaring: Destination.self) }
 }
-nonisolated struct FixedMailCounter: MailCounter {
+struct FixedMailCounter: MailCounter {
     let unread: Int
 }
 final class InboxViewModel: InboxScreen {

@@ -2,8 +2,9 @@ import Router
 import Testing
 
 // The Concurrency article's example of a service in an app target isolated to the main actor, in such a
-// target: with its protocol, class and key member declared `nonisolated`, a plain factory makes it and a
-// background task uses it. (Tests/CompileErrors pins what the compiler says when one is left out.)
+// target: with its protocol and key member declared `nonisolated` (the class adopts a `Sendable` protocol,
+// which keeps it nonisolated), a plain factory makes it and a background task uses it. (Tests/CompileErrors
+// pins what the compiler says when one is left out.)
 
 nonisolated protocol Clock: AnyObject, Sendable {
     func now() -> Int
@@ -13,7 +14,7 @@ extension RoutableService<any Clock> {
     nonisolated static var clock: Self { .init(declaring: Destination.self) }
 }
 
-nonisolated final class FixedClock: Clock {
+final class FixedClock: Clock {
     let time: Int
     init(time: Int) { self.time = time }
     func now() -> Int { time }

@@ -26,7 +26,7 @@ nonisolated protocol NoteEditorModuleConfig: ModuleConfiguration<any NoteEditor>
 extension RoutableServiceModule<any NoteEditorModuleConfig, any NoteEditor> {
     nonisolated static var noteEditor: Self { .init(declaring: Configuration.self, making: Destination.self) }
 }
-nonisolated final class NoteEditorConfiguration: ModuleConfiguration<any NoteEditor>, NoteEditorModuleConfig {
+final class NoteEditorConfiguration: ModuleConfiguration<any NoteEditor>, NoteEditorModuleConfig {
     var document: String?
     func constructNoteEditor(document: String) { self.document = document }
 }

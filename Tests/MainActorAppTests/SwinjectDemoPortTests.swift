@@ -42,7 +42,7 @@ nonisolated protocol Backend: Sendable {
 
 /// Signs in "ann@example.com" with "secret-1", hands out `access-<generation>` tokens, and answers 401
 /// to a character request whose token is of an older generation.
-nonisolated final class StubBackend: Backend {
+final class StubBackend: Backend {
     let apiKey: String
     private let generation = Mutex(1)
     private let log = Mutex<[String]>([])
@@ -82,7 +82,7 @@ extension RoutableService<any AppConfiguration> {
     nonisolated static var appConfiguration: Self { .init(declaring: Destination.self) }
 }
 
-nonisolated struct BundleConfiguration: AppConfiguration {
+struct BundleConfiguration: AppConfiguration {
     let bundleID: String
     let apiKey: String
 }
@@ -99,7 +99,7 @@ extension UserService {
     nonisolated var isAuthorized: Bool { tokens != nil }
 }
 
-nonisolated final class KeychainUserService: UserService {
+final class KeychainUserService: UserService {
     let account: String
     private let stored = Mutex<Tokens?>(nil)
     init(account: String) { self.account = account }

@@ -7,11 +7,8 @@ import Testing
 // (which only fills what the caller left unset), and a parent screen and a child screen that each look the
 // other up in their prepare hooks.
 //
-// ZIKRouter's screens are view controllers, main-actor classes. Here they are nonisolated: a registration's
-// `.preparing` closure is a nonisolated `@Sendable` closure even after `registerOnMainActor`, so it cannot
-// set a property of a main-actor screen ("main actor-isolated property 'child' can not be mutated from a
-// Sendable closure"), and wrapping it in `MainActor.assumeIsolated` fails too ("sending 'r' risks causing
-// data races").
+// ZIKRouter's screens are view controllers, main-actor classes, and so are they here: registered with
+// `registerOnMainActor` and prepared with `.preparingOnMainActor`, whose closure may set their properties.
 
 // MARK: - A person, made through a module configuration
 
@@ -20,7 +17,7 @@ nonisolated protocol Name: Sendable {
     var lastName: String { get }
 }
 
-nonisolated struct PersonName: Name {
+struct PersonName: Name {
     let firstName: String
     let lastName: String
 }
@@ -45,14 +42,14 @@ nonisolated final class Person: PersonType {
     func addChild(_ child: any PersonType) { children.append(child) }
 }
 
-nonisolated protocol PersonModuleConfig: ModuleConfiguration<any PersonType> {
+protocol PersonModuleConfig: ModuleConfiguration<any PersonType> {
     func constructWithName(_ name: any Name)
 }
 extension RoutableServiceModule<any PersonModuleConfig, any PersonType> {
     nonisolated static var personModule: Self { .init(declaring: Configuration.self, making: Destination.self) }
 }
 
-nonisolated final class PersonConfiguration: ModuleConfiguration<any PersonType>, PersonModuleConfig {
+final class PersonConfiguration: ModuleConfiguration<any PersonType>, PersonModuleConfig {
     var name: (any Name)?
     func constructWithName(_ name: any Name) { self.name = name }
 }
@@ -66,7 +63,7 @@ extension RoutableService<any AddressBook> {
     nonisolated static var addressBook: Self { .init(declaring: Destination.self) }
 }
 
-nonisolated final class SharedAddressBook: AddressBook {
+final class SharedAddressBook: AddressBook {
     private let stored = Mutex<[String]>([])
     var entries: [String] { stored.withLock { $0 } }
     func file(_ entry: String) { stored.withLock { $0.append(entry) } }
@@ -74,26 +71,26 @@ nonisolated final class SharedAddressBook: AddressBook {
 
 // MARK: - A parent screen and a child screen
 
-nonisolated protocol ParentScreen: AnyObject {
+protocol ParentScreen: AnyObject {
     var child: (any ChildScreen)? { get set }
 }
 extension RoutableService<any ParentScreen> {
     nonisolated static var parentScreen: Self { .init(declaring: Destination.self) }
 }
 
-nonisolated protocol ChildScreen: AnyObject {
+protocol ChildScreen: AnyObject {
     var parent: (any ParentScreen)? { get set }
 }
 extension RoutableService<any ChildScreen> {
     nonisolated static var childScreen: Self { .init(declaring: Destination.self) }
 }
 
-nonisolated final class ParentViewController: ParentScreen {
+final class ParentViewController: ParentScreen {
     var child: (any ChildScreen)?
     let title = "Parent"
 }
 
-nonisolated final class ChildViewController: ChildScreen {
+final class ChildViewController: ChildScreen {
     var parent: (any ParentScreen)?
     let title = "Child"
 }
@@ -129,17 +126,17 @@ struct FamilyScreensModule: RouteModule {
     let made: MadeCounter
 
     func register(in registry: RouteRegistry) throws {
-        try registry.register(.parentScreen) { [made] _ in
+        try registry.registerOnMainActor(.parentScreen) { [made] _ in
             made.add()
             return ParentViewController()
-        }.preparing { parent, r in
+        }.preparingOnMainActor { parent, r in
             // The child's own hook would look the parent up; setting it first avoids a second parent.
             if parent.child == nil { parent.child = try r.resolve(.childScreen) { $0.parent = parent } }
         }
-        try registry.register(.childScreen) { [made] _ in
+        try registry.registerOnMainActor(.childScreen) { [made] _ in
             made.add()
             return ChildViewController()
-        }.preparing { child, r in
+        }.preparingOnMainActor { child, r in
             if child.parent == nil { child.parent = try r.resolve(.parentScreen) { $0.child = child } }
         }
     }
