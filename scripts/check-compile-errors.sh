@@ -12,12 +12,14 @@
 # `.defaultIsolation(MainActor.self)`.
 #
 # The script builds the Router module once, type-checks each snippet against it in the Swift 6 language
-# mode, and fails when a snippet compiles, when its first error or its error count drifts, or when
-# Sources/Router/Router.docc/CommonCompilerErrors.md quotes a message (a line starting `error: `) that no
-# snippet pins, or leaves a pinned one out: the page shows what the compiler really says.
+# mode, and fails when a snippet compiles, when its first error or its error count drifts, or when one of
+# the pages that quote compiler messages (CommonCompilerErrors.md, and AppsIsolatedToTheMainActor.md for
+# app targets isolated to the main actor, both in Sources/Router/Router.docc) quotes a message (a line
+# starting `error: `) that no snippet pins, or when no page quotes a pinned one: the pages show what the
+# compiler really says.
 #
 # `--record` rewrites the two lines of every snippet from what the compiler prints now; read the diff, and
-# update the page, before committing it.
+# update the pages, before committing it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,7 +27,7 @@ record=false
 [ "${1:-}" = "--record" ] && record=true
 
 snippets=Tests/CompileErrors
-page=Sources/Router/Router.docc/CommonCompilerErrors.md
+pages=(Sources/Router/Router.docc/CommonCompilerErrors.md Sources/Router/Router.docc/AppsIsolatedToTheMainActor.md)
 
 swift build --target Router > /dev/null
 modules="$(swift build --show-bin-path)/Modules"
@@ -71,18 +73,23 @@ EOF
     fi
 done
 
-# The page quotes each message on a line of its own, starting `error: `.
-quoted=$(sed -n 's/^error: //p' "$page" | sort -u)
-while IFS= read -r message; do
-    [ -z "$message" ] && continue
-    if ! grep -qxF -- "$message" "$pinned"; then
-        echo "FAIL $page quotes a message no snippet pins: $message"
-        failures=$((failures + 1))
-    fi
-done <<< "$quoted"
+# A page quotes each message on a line of its own, starting `error: `; every page's quotes must be pinned,
+# and every pinned message quoted by some page.
+quoted=""
+for page in "${pages[@]}"; do
+    page_quotes=$(sed -n 's/^error: //p' "$page" | sort -u)
+    while IFS= read -r message; do
+        [ -z "$message" ] && continue
+        if ! grep -qxF -- "$message" "$pinned"; then
+            echo "FAIL $page quotes a message no snippet pins: $message"
+            failures=$((failures + 1))
+        fi
+    done <<< "$page_quotes"
+    quoted+="$page_quotes"$'\n'
+done
 while IFS= read -r message; do
     if ! grep -qxF -- "$message" <<< "$quoted"; then
-        echo "FAIL $page does not quote the pinned message: $message"
+        echo "FAIL no page quotes the pinned message: $message (${pages[*]})"
         failures=$((failures + 1))
     fi
 done < <(sort -u "$pinned")
@@ -91,4 +98,4 @@ if [ "$failures" -gt 0 ]; then
     echo "$failures compile-error check(s) failed"
     exit 1
 fi
-echo "every snippet fails with its pinned message, and the page quotes exactly those"
+echo "every snippet fails with its pinned message, and the pages quote exactly those"

@@ -24,6 +24,9 @@ How a document becomes a program
 - The prelude, docs/snippets/<Document>.swift, holds what the article mentions but does not show
   (implementation classes, keys declared in another article). One file per document; none is needed.
   A line `// include: Name` in it brings in docs/snippets/shared/Name.swift, for what several share.
+  A line `// default-isolation: MainActor` in it builds the document as an app target with
+  `.defaultIsolation(MainActor.self)` is built: its executable gets that setting, and its compile-error
+  blocks are type-checked with `-default-isolation MainActor`.
 - Where the document shows output, a ```text block that follows a swift block with only blank lines
   between them, the block's printed output must equal it exactly. A block that throws fails the check.
 
@@ -83,6 +86,18 @@ DECLARES_REGISTRY = re.compile(r"\b(let|var)\s+registry\b|\bregistry\s+in\b|\(re
 def documents():
     yield ROOT / "README.md"
     yield from sorted(DOCC.glob("*.md"))
+
+
+DEFAULT_ISOLATION = re.compile(r"^// default-isolation: MainActor$", re.MULTILINE)
+
+
+def declared_names(declaration):
+    """What a declaration names: a type's or function's name, or the static members an extension adds."""
+    header, _, body = declaration.partition("{")
+    if re.search(r"^(@\w+\s+)*(\w+ )*extension\b", header.strip()):
+        return set(re.findall(r"\bstatic\s+(?:var|let|func)\s+(\w+)", body))
+    match = re.search(r"\b(?:protocol|class|struct|enum|actor|typealias|func)\s+(\w+)", header)
+    return {match.group(1)} if match else set()
 
 
 def target_name(document):
@@ -149,7 +164,7 @@ def split(block):
 def generate(package):
     package.mkdir(parents=True, exist_ok=True)
     identity = ROOT.name  # a path dependency's identity is its folder's last path component
-    targets, must_fail = [], []
+    targets, must_fail, main_actor_targets = [], [], set()
     (package / "CompileErrors").mkdir(parents=True, exist_ok=True)
     for document in documents():
         compiled, failing = [], []
@@ -160,18 +175,26 @@ def generate(package):
                 if block.output is None:
                     raise SystemExit(f"{block.where}: a compile-error block needs the diagnostic in a text block after it")
                 source = package / "CompileErrors" / f"{target_name(document)}_{len(must_fail) + 1}.swift"
-                must_fail.append({"where": block.where, "source": str(source), "diagnostic": block.output})
+                must_fail.append({"where": block.where, "source": str(source), "diagnostic": block.output, "flags": []})
                 failing.append((block, source))
             elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift other-library", "swift test", "swift compile-error"):
                 raise SystemExit(f"{block.where}: unknown fence ```{block.info} (see scripts/doc-snippets.py)")
         prelude_text = read_prelude(PRELUDES / f"{document.stem}.swift")
+        main_actor = prelude_text is not None and DEFAULT_ISOLATION.search(prelude_text) is not None
+        if main_actor:
+            main_actor_targets.add(target_name(document))
+            for entry in must_fail[len(must_fail) - len(failing):]:
+                entry["flags"] = ["-default-isolation", "MainActor"]
         shared = [d for b in compiled for d in split(b)[0]]
         for block, source in failing:
-            # The block with everything its article declares, so that only its own mistake fails.
+            # The block with everything its article declares, so that only its own mistake fails. A block
+            # may redeclare, written wrong, what a compiled block declares right: its own declaration wins.
             decls, statements = split(block)
+            own = set().union(*(declared_names(d) for d in decls))
+            kept = [d for d in shared if not declared_names(d) & own]
             source.write_text(
                 "import Router\n\n" + (prelude_text or "") + "\n"
-                + "\n\n".join(dict.fromkeys(shared + decls))
+                + "\n\n".join(dict.fromkeys(kept + decls))
                 + "\n\n@MainActor func compileError(registry: RouteRegistry) throws {\n"
                 + "\n".join("    " + line for line in statements) + "\n}\n"
             )
@@ -254,7 +277,8 @@ def generate(package):
         "    targets: [",
         *[
             f'        .executableTarget(name: "{t}", dependencies: [.product(name: "Router", package: "{identity}")], '
-            f'exclude: ["blocks.json"], swiftSettings: [{features}]),'
+            f'exclude: ["blocks.json"], swiftSettings: [{features}'
+            + (", .defaultIsolation(MainActor.self)" if t in main_actor_targets else "") + "]),"
             for t in targets
         ],
         "    ],",
@@ -271,7 +295,8 @@ def check_compile_errors(package, binaries):
     failed = 0
     for block in json.loads((package / "compile-errors.json").read_text()):
         run = subprocess.run(
-            ["swiftc", "-typecheck", "-swift-version", "6", "-I", str(Path(binaries).resolve() / "Modules"), block["source"]],
+            ["swiftc", "-typecheck", "-swift-version", "6", *block.get("flags", []),
+             "-I", str(Path(binaries).resolve() / "Modules"), block["source"]],
             capture_output=True, text=True, timeout=300,
         )
         quoted = "\n".join(block["diagnostic"]).strip()
