@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Compiles and runs every ```swift block of README.md and of the DocC articles, and compares the output each
-# article shows with what its code prints (scripts/doc-snippets.py says how a document becomes a program).
+# Compiles and runs every ```swift block of README.md, CONTRIBUTING.md and the DocC articles, and compares
+# the output each document shows with what its code prints (scripts/doc-snippets.py says how a document becomes a program).
 # One SwiftPM package, one executable per document, one build: the package depends on this repository by
 # path. Its build is kept in .build/doc-snippets (or $SNIPPETS_SCRATCH), so a second run rebuilds only what changed.
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Turns the ```swift blocks of README.md and of every DocC article into one SwiftPM package with one
-executable per document, and checks what those executables print.
+"""Turns the ```swift blocks of README.md, CONTRIBUTING.md and every DocC article into one SwiftPM package
+with one executable per document, and checks what those executables print.
 
     python3 scripts/doc-snippets.py generate PACKAGE_DIR   # writes the package
     python3 scripts/doc-snippets.py check PACKAGE_DIR      # runs each built executable, compares outputs
@@ -85,6 +85,7 @@ DECLARES_REGISTRY = re.compile(r"\b(let|var)\s+registry\b|\bregistry\s+in\b|\(re
 
 def documents():
     yield ROOT / "README.md"
+    yield ROOT / "CONTRIBUTING.md"
     yield from sorted(DOCC.glob("*.md"))
 
 

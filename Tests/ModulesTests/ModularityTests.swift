@@ -7,7 +7,7 @@ import ShopTestSupport
 import Synchronization
 import Testing
 
-// An eighth feature, written the way the README's walkthrough adds one: it sees only `Router` and
+// An eighth feature, written the way CONTRIBUTING.md's walkthrough adds one: it sees only `Router` and
 // `ShopInterfaces`, and no other feature changes to make room for it.
 
 /// The books a signed-in user keeps for later.
