@@ -3,7 +3,7 @@
 // swiftc-flags: -default-isolation MainActor
 //
 // A module is nonisolated even in a target whose default isolation is the main actor (`RouteModule` is
-// `Sendable`, and a type adopting a `Sendable` protocol is not inferred to be on the main actor), so its
+// `Sendable`, and a type adopting a protocol that inherits `Sendable` is not put on the main actor), so its
 // `register(in:)` cannot name a key member declared without `nonisolated`, even a main-actor screen's.
 
 import Router

@@ -2,8 +2,8 @@ import Router
 import Testing
 
 // The Concurrency article's example of a service in an app target isolated to the main actor, in such a
-// target: with its protocol and key member declared `nonisolated` (the class adopts a `Sendable` protocol,
-// which keeps it nonisolated), a plain factory makes it and a background task uses it. (Tests/CompileErrors
+// target: with its protocol and key member declared `nonisolated` (the class adopts that nonisolated
+// protocol, which inherits `Sendable` and so keeps it nonisolated), a plain factory makes it and a background task uses it. (Tests/CompileErrors
 // pins what the compiler says when one is left out.)
 
 nonisolated protocol Clock: AnyObject, Sendable {

@@ -6,14 +6,14 @@ import Testing
 // subclasses are nonisolated with them, so the overrides match and the registry may call them off the main
 // actor. (Before, each subclass needed `nonisolated`, or failed with "main actor-isolated initializer
 // 'init()' has different actor isolation from nonisolated overridden declaration".) Only the service's
-// protocol and the keys a factory or a background task names are declared `nonisolated`.
+// protocol and the key members are declared `nonisolated`.
 
 nonisolated protocol Memo: AnyObject, Sendable {
     var text: String { get }
     var author: String { get }
 }
 
-/// A class adopting a nonisolated `Sendable` protocol is nonisolated without saying so.
+/// A class adopting a nonisolated protocol that inherits `Sendable` is nonisolated without saying so.
 final class TextMemo: Memo {
     let text: String
     let author: String
