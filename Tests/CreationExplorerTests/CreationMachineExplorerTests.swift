@@ -32,6 +32,10 @@ struct ModelScenario: CustomStringConvertible {
     var failureExpected = false
     /// Two lookups: every schedule; three: every schedule with at most this many preemptions.
     var preemptionBound = Int.max
+    /// The lookups that are async: before claiming their root they wait, suspended, while another lookup
+    /// builds it (`CreationMachine.awaitRelease`), as the engine's async lookups do before a synchronous
+    /// segment.
+    var asyncLookups: Set<Int> = []
 
     var description: String { name }
 }
@@ -324,6 +328,16 @@ struct ModelLookup {
         }
         let model = run.scenario.registrations[registration]
         guard model.shared else { return try build(registration) }
+        if frames.isEmpty && run.scenario.asyncLookups.contains(index) {
+            while true {
+                if scheduler.abandoned { throw ModelFailure.group }
+                let waits = eventResult { run in
+                    run.machine.awaitRelease(txn, registration, isPublished: run.published[registration] != nil)
+                }
+                guard waits else { break }
+                scheduler.yield(index, waiting: true)
+            }
+        }
         while true {
             if scheduler.abandoned { throw ModelFailure.group }
             let outcome = eventResult { run in
@@ -557,6 +571,21 @@ struct CreationMachineExplorerTests {
                 ModelRegistration(name: "d", initializer: [1, 2]),
             ],
             lookups: [3, 1, 2], preemptionBound: 2),
+        ModelScenario(
+            name: "an async lookup of x waits suspended while lookups that wait in turn build it",
+            registrations: [
+                ModelRegistration(name: "x"),
+                ModelRegistration(name: "c", initializer: [0]),
+                ModelRegistration(name: "y", shared: false, initializer: [0, 1]),
+            ],
+            lookups: [2, 1, 0], preemptionBound: 2, asyncLookups: [2]),
+        ModelScenario(
+            name: "property cycle a ⇄ b entered from both sides and by an async lookup of a",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1]),
+                ModelRegistration(name: "b", properties: [0]),
+            ],
+            lookups: [0, 1, 0], preemptionBound: 2, asyncLookups: [2]),
     ]
 
     /// ThreadSanitizer adds nothing here (one simulated lookup runs at a time, handing a baton through

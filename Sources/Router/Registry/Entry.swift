@@ -23,7 +23,13 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
     /// The dependencies declared explicitly, without those the injections declare.
     var explicitDependencies: [RouteDependency] { extras?.explicitDependencies ?? dependencies }
-    var asyncCell: AsyncSharedCell<Destination>? { extras?.asyncCell }
+    /// The cell of a singleton or weak singleton nobody has published an instance in yet; nil for other
+    /// scopes, and once published.
+    var unpublishedCell: CreationCell? {
+        if let singleton { return singleton.isPublished ? nil : singleton }
+        if let weakCell { return weakCell.isPublished ? nil : weakCell }
+        return nil
+    }
     /// Per-destination hooks fired for every route to this registration's destinations.
     var hooks: RouteHooks<Destination> {
         if let extras { return extras.hooks }
@@ -39,19 +45,14 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let configurationMetatype: Any.Type?
         /// Set only when the injections declare dependencies of their own.
         let explicitDependencies: [RouteDependency]?
-        let asyncCell: AsyncSharedCell<Destination>?
         let hooks: RouteHooks<Destination>
         let alsoKeys: [AlsoKey<Destination>]
 
-        init(
-            spec: RegistrationSpec<Destination>, explicitDependencies: [RouteDependency]?,
-            asyncCell: AsyncSharedCell<Destination>?
-        ) {
+        init(spec: RegistrationSpec<Destination>, explicitDependencies: [RouteDependency]?) {
             self.asyncFactory = spec.asyncFactory
             self.makeConfiguration = spec.makeConfiguration
             self.configurationMetatype = spec.configurationType
             self.explicitDependencies = explicitDependencies
-            self.asyncCell = asyncCell
             self.hooks = spec.hooks
             self.alsoKeys = spec.alsoKeys
         }
@@ -66,17 +67,17 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.factory = spec.factory
         self.injections = spec.injections
         self.didFinish = spec.didFinish
-        let cells = unsafe Self.cells(for: spec.scope.kind, isAsync: spec.asyncFactory != nil)
+        let cells = unsafe Self.cells(for: spec.scope.kind)
         self.singleton = unsafe cells.singleton
         unsafe self.singletonRef = unsafe cells.singletonRef
         self.weakCell = unsafe cells.weak
         let hasInjections = !spec.injections.isEmpty
         let declared = hasInjections ? Self.declared(spec.dependencies, spec.injections) : spec.dependencies
         let explicit = declared.count == spec.dependencies.count ? nil : spec.dependencies
-        if unsafe spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
-            || explicit != nil || cells.async != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty
+        if spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
+            || explicit != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty
         {
-            self.extras = unsafe Extras(spec: spec, explicitDependencies: explicit, asyncCell: cells.async)
+            self.extras = Extras(spec: spec, explicitDependencies: explicit)
         } else {
             self.extras = nil
         }
@@ -162,20 +163,18 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
 
     /// The shared-instance cells a registration of scope `kind` needs; nil where it needs none.
     private static func cells(
-        for kind: Scope.Kind, isAsync: Bool
+        for kind: Scope.Kind
     ) -> (
-        singleton: SharedCell<Destination>?, singletonRef: Borrowed<SharedCell<Destination>>?, weak: WeakCell?,
-        async: AsyncSharedCell<Destination>?
+        singleton: SharedCell<Destination>?, singletonRef: Borrowed<SharedCell<Destination>>?, weak: WeakCell?
     ) {
         switch kind {
         case .singleton, .eagerSingleton:
             let singleton = SharedCell<Destination>()
-            let async = isAsync && kind == .singleton ? AsyncSharedCell<Destination>() : nil
-            return unsafe (singleton, Borrowed(singleton), nil, async)
+            return unsafe (singleton, Borrowed(singleton), nil)
         case .weakSingleton:
-            return (nil, nil, WeakCell(), nil)
+            return (nil, nil, WeakCell())
         case .transient, .graph, .custom:
-            return (nil, nil, nil, nil)
+            return (nil, nil, nil)
         }
     }
 

@@ -80,8 +80,6 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         var group: Int
         /// The cell this transaction waits for; nil when it is not waiting (or its wait has ended).
         var waitingFor: Cell?
-        /// The transaction it waits for outside this machine's cells (an async cell's builder).
-        var waitingForTxn: Txn?
         var held: [Held] = []
         /// The cells it claimed, outermost first (for messages).
         var claims: [Cell] = []
@@ -259,20 +257,24 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         return .waitForGroup
     }
 
-    /// `txn` is about to wait for `owner`, which builds an instance outside this machine's cells (an async
-    /// cell). Returns false, recording nothing, when that wait would close a cycle of waits.
-    mutating func waitExternally(_ txn: Txn, for owner: Txn) -> Bool {
+    /// `txn` (an async lookup, which can suspend but not block while it claims) asks whether it must wait
+    /// before it claims `cell`: true, with the wait recorded as a claim's `.wait` records it, when another
+    /// group builds the instance and waiting closes no cycle of waits; false when the caller should go on
+    /// and claim (the instance is published, nobody builds it, its own group does, or the wait would close
+    /// a cycle, which the claim then merges or reports).
+    mutating func awaitRelease(_ txn: Txn, _ cell: Cell, isPublished: Bool) -> Bool {
         begin(txn)
-        begin(owner)
-        guard let mine = txns[txn]?.group, let theirs = txns[owner]?.group else { return false }
-        if mine == theirs || groupChain(from: theirs, to: mine) != nil { return false }
-        txns[txn]?.waitingForTxn = owner
+        txns[txn]?.waitingFor = nil
+        guard !isPublished, let record = cells[cell], let mine = txns[txn]?.group, groups[mine]?.failure == nil,
+            let theirs = txns[record.owner]?.group, theirs != mine, groupChain(from: theirs, to: mine) == nil
+        else { return false }
+        txns[txn]?.waitingFor = cell
         return true
     }
 
-    /// Ends the wait recorded by ``waitExternally(_:for:)``.
-    mutating func endExternalWait(_ txn: Txn) {
-        txns[txn]?.waitingForTxn = nil
+    /// Whether `txn` waits for a cell (a wait ends with the event that releases it).
+    func isWaiting(_ txn: Txn) -> Bool {
+        txns[txn]?.waitingFor != nil
     }
 
     /// The cells `txn` claimed, outermost first, and the one it waits for.
@@ -416,11 +418,10 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         }
     }
 
-    /// The transaction `txn` waits for, through a cell or directly.
+    /// The transaction `txn` waits for.
     private func awaitedOwner(of txn: Txn) -> Txn? {
-        guard let record = txns[txn] else { return nil }
-        if let cell = record.waitingFor, let owner = cells[cell]?.owner { return owner }
-        return record.waitingForTxn
+        guard let cell = txns[txn]?.waitingFor else { return nil }
+        return cells[cell]?.owner
     }
 
     /// Whether `start` waits, through a chain of live waits within any groups, for `target`.

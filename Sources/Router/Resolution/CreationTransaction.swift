@@ -31,35 +31,89 @@ final class CreationTransaction: @unchecked Sendable {
         case inProgress(Any?, otherSide: [String]?)
     }
 
-    /// Claims `cell` for this transaction, waits for its owner, or finds it in progress in this group.
+    /// Claims `cell` for this transaction, waits for its owner (blocking the thread), or finds it in
+    /// progress in this group.
     ///
     /// - Throws: A ``RouteError`` when another member of a merged group failed.
     func claim(_ cell: CreationCell, for entry: AnyEntry) throws -> Claim {
         try CreationCoordinator.run { machine in
             while true {
-                switch machine.claim(Ref(self), Ref(cell), isPublished: cell.isPublished) {
-                case .published:
-                    unsafe awaited = nil
-                    return .published
-                case .build:
-                    unsafe awaited = nil
-                    unsafe cell.entry = entry
-                    unsafe claimed.append(entry)
-                    return .claimed
-                case .provisional:
-                    unsafe awaited = nil
-                    return .inProgress(cell.provisionalAny, otherSide: nil)
-                case .cycle(let otherSide):
-                    unsafe awaited = nil
-                    return .inProgress(nil, otherSide: otherSide?.object.waitDescription)
-                case .failed(let failure):
-                    unsafe awaited = nil
-                    throw failure
-                case .wait:
-                    unsafe awaited = entry
-                    CreationCoordinator.wait(&machine)
-                }
+                if let claim = try step(&machine, claiming: cell, for: entry) { return claim }
+                CreationCoordinator.wait(&machine)
             }
+        }
+    }
+
+    /// ``claim(_:for:)`` for an async lookup: it waits for the owner suspended, never blocking a thread.
+    nonisolated(nonsending) func claimAsync(_ cell: CreationCell, for entry: AnyEntry) async throws -> Claim {
+        while true {
+            var found: Result<Claim, any Error>?
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                let parked = CreationCoordinator.run { machine -> Bool in
+                    do {
+                        guard let claim = try step(&machine, claiming: cell, for: entry) else {
+                            CreationCoordinator.park(self, waiter)
+                            return true
+                        }
+                        found = .success(claim)
+                    } catch {
+                        found = .failure(error)
+                    }
+                    return false
+                }
+                if !parked { waiter.resume() }
+            }
+            if let found { return try found.get() }
+        }
+    }
+
+    /// Before an async lookup enters synchronous code that will claim `cell`: waits, suspended, while
+    /// another lookup builds its instance, so that the claim does not block a thread of the pool.
+    nonisolated(nonsending) func awaitRelease(of cell: CreationCell, for entry: AnyEntry) async {
+        while !cell.isPublished {
+            var waited = false
+            await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                waited = CreationCoordinator.run { machine -> Bool in
+                    guard machine.awaitRelease(Ref(self), Ref(cell), isPublished: cell.isPublished) else {
+                        return false
+                    }
+                    unsafe awaited = entry
+                    CreationCoordinator.park(self, waiter)
+                    return true
+                }
+                if !waited { waiter.resume() }
+            }
+            guard waited else { return }
+            CreationCoordinator.run { _ in unsafe awaited = nil }
+        }
+    }
+
+    /// One claim of `cell`: the claim, or nil when the machine recorded a wait (the caller waits, then
+    /// asks again). Call inside ``CreationCoordinator/run(_:)``.
+    private func step(_ machine: inout EngineCreationMachine, claiming cell: CreationCell, for entry: AnyEntry)
+        throws -> Claim?
+    {
+        switch machine.claim(Ref(self), Ref(cell), isPublished: cell.isPublished) {
+        case .published:
+            unsafe awaited = nil
+            return .published
+        case .build:
+            unsafe awaited = nil
+            unsafe cell.entry = entry
+            unsafe claimed.append(entry)
+            return .claimed
+        case .provisional:
+            unsafe awaited = nil
+            return .inProgress(cell.provisionalAny, otherSide: nil)
+        case .cycle(let otherSide):
+            unsafe awaited = nil
+            return .inProgress(nil, otherSide: otherSide?.object.waitDescription)
+        case .failed(let failure):
+            unsafe awaited = nil
+            throw failure
+        case .wait:
+            unsafe awaited = entry
+            return nil
         }
     }
 
@@ -149,29 +203,6 @@ final class CreationTransaction: @unchecked Sendable {
             if case .ended(let publish, let discard, let release, _) = outcome {
                 Self.carryOut(publish: publish, discard: discard, release: release)
             }
-        }
-    }
-
-    /// Records a claim made outside the machine's cells (an async cell's), for messages.
-    func noteClaim(_ entry: AnyEntry) {
-        CreationCoordinator.run { _ in unsafe claimed.append(entry) }
-    }
-
-    /// Before waiting for `owner`'s async build of `entry`: records the wait, or returns the other side's
-    /// description when the wait would close a cycle of waits (the caller reports a cycle instead).
-    func beginExternalWait(for owner: CreationTransaction, entry: AnyEntry) -> [String]? {
-        CreationCoordinator.run { machine in
-            guard machine.waitExternally(Ref(self), for: Ref(owner)) else { return owner.waitDescription }
-            unsafe awaited = entry
-            return nil
-        }
-    }
-
-    /// Ends the wait recorded by ``beginExternalWait(for:entry:)``.
-    func endExternalWait() {
-        CreationCoordinator.run { machine in
-            machine.endExternalWait(Ref(self))
-            unsafe awaited = nil
         }
     }
 

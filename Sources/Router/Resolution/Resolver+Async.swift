@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Resolver {
     /// Resolves `key` from an async factory; keys with async factories need this form, keys with plain
     /// factories work with it too. (It has its own name so that `resolve(_:)` stays synchronous in async code.)
@@ -13,30 +15,62 @@ extension Resolver {
 
     /// Builds `entry` in an async lookup: an async factory with `await`; a plain one exactly as a
     /// synchronous lookup would, as a synchronous segment of this lookup.
+    ///
+    /// Waiting for a shared instance another lookup is building suspends the lookup, never blocking a
+    /// thread: an async singleton's claim waits suspended, and before a synchronous segment starts, the
+    /// lookup waits suspended for the instance that segment would otherwise block on. (A segment's
+    /// factories are synchronous code: an instance one of them asks for is waited for as a synchronous
+    /// lookup waits.)
     nonisolated(nonsending) mutating func buildAsync<Destination>(_ entry: Entry<Destination>) async throws
         -> Destination
     {
         guard let asyncFactory = entry.asyncFactory else {
+            if let cell = entry.unpublishedCell {
+                await unsafe state.transaction.awaitRelease(of: cell, for: entry)
+            }
             return try synchronously { resolver in try resolver.build(entry) }
         }
         if let made = entry.builtSingleton { return made }
         if let existing = try synchronously({ resolver in try resolver.existingInstance(entry, startingGraph: true) }) {
             return existing
         }
-        guard let cell = entry.asyncCell else { return try await constructAsync(entry, asyncFactory) }
-        let here = pathTo(entry.key.short)
-        let made = unsafe try await cell.getOrCreate(by: state.transaction, entry: entry, path: here) {
+        guard let cell = entry.singleton else { return try await constructAsync(entry, asyncFactory) }
+        return try await createSharedAsync(entry, cell, asyncFactory)
+    }
+
+    /// Builds an async singleton inside this lookup's creation transaction, as `createShared` builds a
+    /// synchronous one: claims its cell (waiting suspended while another lookup builds it), builds and
+    /// prepares it, then publishes it, or gives the claim up when that fails.
+    nonisolated(nonsending) mutating func createSharedAsync<Destination>(
+        _ entry: Entry<Destination>, _ cell: SharedCell<Destination>,
+        _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
+    ) async throws -> Destination {
+        let transaction = unsafe state.transaction
+        while true {
+            switch try await transaction.claimAsync(cell, for: entry) {
+            case .published:
+                if let made = cell.instance { return made }
+                continue
+            case .inProgress(let provisional, let otherSide):
+                if let made = provisional as? Destination { return made }
+                throw inProgressError(entry, otherSide: otherSide)
+            case .claimed:
+                break
+            }
             let mark = pendingCount
-            let made = try await constructAsync(entry, asyncFactory)
-            try synchronously { resolver in try resolver.drain(from: mark) }
+            let made: Destination
+            do {
+                made = try await constructAsync(entry, factory)
+                try synchronously { resolver in try resolver.drain(from: mark) }
+            } catch {
+                transaction.abandon(cell)
+                throw error
+            }
+            unsafe transaction.finish(
+                cell, state: ObjectIdentifier(state), publish: { cell.publish(made) },
+                discard: { cell.discardProvisional() })
             return made
         }
-        // Also into the registration's singleton cell: later lookups, synchronous ones and override layers
-        // see it as built.
-        if let singleton = entry.singleton, !singleton.isPublished {
-            CreationCoordinator.run { _ in if !singleton.isPublished { singleton.publish(made) } }
-        }
-        return made
     }
 
     /// Runs a synchronous part of an async lookup on the current thread: a lookup the registry starts
@@ -136,6 +170,16 @@ extension RouteRegistry {
         } catch {
             throw report(error)
         }
+        let joined = AsyncLookupBinding.joinable()
+        if let joined, joined.state.table === table {
+            // Called inside an async factory of a lookup of this registry: part of that lookup, which
+            // finishes it and reports its failure.
+            var resolver = Resolver(state: joined.state)
+            let wasOnMainActor = unsafe joined.state.onMainActor
+            if MainActorCheck.isMainActor(#isolation) { unsafe joined.state.onMainActor = true }
+            defer { unsafe joined.state.onMainActor = wasOnMainActor }
+            return try await resolver.buildAsync(try resolver.entry(for: key))
+        }
         // An async lookup's state is its own (it moves with the task between threads); `table` is kept
         // alive by this frame until the lookup ends.
         let state = unsafe LookupState(
@@ -143,15 +187,57 @@ extension RouteRegistry {
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
         unsafe state.onMainActor = MainActorCheck.isMainActor(#isolation)
+        // Inside an async factory of another registry's lookup: nested in it, sharing its creation
+        // transaction (so it never waits for the lookup it is part of), as a synchronous nested lookup.
+        if let joined { unsafe state.outer = Borrowed(joined.state) }
         var resolver = Resolver(state: state)
-        defer { withExtendedLifetime((table, state)) {} }
+        let binding = AsyncLookupBinding(state: state, task: AsyncLookupBinding.currentTask() ?? 0)
+        AsyncLookupBinding.running.add(1, ordering: .relaxed)
+        overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
+        defer {
+            binding.end()
+            overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
+            AsyncLookupBinding.running.subtract(1, ordering: .relaxed)
+            withExtendedLifetime((table, state, joined)) {}
+        }
         do {
-            let made = try await resolver.buildAsync(try resolver.entry(for: key))
+            // `withValue` runs its operation as a plain async function, on the global executor after its
+            // first await: the operation hands the lookup back to the caller's isolation.
+            let run = AsyncLookupRun(state: state, key: key)
+            let isolation = #isolation
+            await AsyncLookupBinding.$current.withValue(binding) {
+                await run.build(isolation: isolation)
+            }
+            let made = try run.outcome.get()
             try resolver.synchronously { resolver in try resolver.finishLookup() }
             return made
         } catch {
             resolver.failLookup(error)
             throw report(error)
+        }
+    }
+}
+
+/// An async lookup handed to `withValue`'s operation, and its outcome handed back.
+final class AsyncLookupRun<Destination>: @unchecked Sendable {
+    // @unchecked: one task uses it: the lookup makes it, awaits the operation that uses it, then reads it.
+    let state: LookupState
+    let key: RoutableService<Destination>
+    /// The outcome; the operation always replaces the placeholder failure before the lookup reads it.
+    var outcome: Result<Destination, any Error> = .failure(CancellationError())
+
+    init(state: LookupState, key: RoutableService<Destination>) {
+        self.state = state
+        self.key = key
+    }
+
+    /// Builds the key's destination, isolated to `isolation` (the caller's).
+    func build(isolation: isolated (any Actor)?) async {
+        var resolver = Resolver(state: state)
+        do {
+            outcome = .success(try await resolver.buildAsync(try resolver.entry(for: key)))
+        } catch {
+            outcome = .failure(error)
         }
     }
 }

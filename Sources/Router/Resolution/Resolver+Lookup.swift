@@ -43,12 +43,29 @@ extension Resolver {
                     return try body(&resolver)
                 }
             }
+            if unsafe context.running == nil, let joined = AsyncLookupBinding.joinable() {
+                return unsafe try joinAsync(joined, in: context, tableRef, reporting: registry, onMainActor, body)
+            }
             return unsafe try context.begin(tableRef).with { state in
                 if onMainActor { unsafe state.onMainActor = true }
                 if let snapshot { state.seed(from: snapshot) }
                 return try run(state, in: context, reporting: registry, body)
             }
         }
+    }
+
+    /// The door for a lookup started inside an async factory, between its awaits: the async lookup runs
+    /// on this thread for the call, so that the lookup joins it (same table) or nests in it (another).
+    @usableFromInline
+    static func joinAsync<Result>(
+        _ joined: AsyncLookupBinding, in context: ThreadContext, _ tableRef: Borrowed<SealedTable>,
+        reporting registry: RouteRegistry?, _ onMainActor: Bool, _ body: (inout Resolver) throws -> Result
+    ) throws -> Result {
+        let state = joined.state
+        unsafe state.stackRange = context.stackRange
+        unsafe context.running = unsafe Borrowed(state)
+        defer { unsafe context.running = nil }
+        return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor, body)
     }
 
     /// Runs `body` as a lookup that started on this thread in `state`, then finishes it (every pending

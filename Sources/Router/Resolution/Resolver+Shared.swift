@@ -36,6 +36,9 @@ extension Resolver {
         _ entry: Entry<Destination>, _ slot: SharedSlot<Destination>
     ) throws -> Destination {
         if let made = slot.published() { return made }
+        // An async singleton is built by async lookups only: a synchronous one fails at once rather than
+        // block its thread on an async lookup's build.
+        if entry.asyncFactory != nil { throw RouteError.asyncOnly(entry.key, path: pathTo(entry.key.short)) }
         if graph == nil { unsafe state.startGraph() }
         let transaction = unsafe state.transaction
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
