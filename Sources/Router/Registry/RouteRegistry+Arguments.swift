@@ -257,9 +257,7 @@ extension Resolver {
         let given = ArgumentList(first, repeat each rest)
         let entry = try entry(for: key, taking: given)
         try checkTakesArguments(entry, given: given)
-        input = given
-        defer { input = nil }
-        return try build(entry)
+        return try unsafe state.withInput(given) { try build(entry) }
     }
 
     /// The registration of `key` whose argument types are those `given` has: a key may be registered once

@@ -212,45 +212,6 @@ import Synchronization
         return unsafe try body(&assembly)
     }
 
-    // MARK: Lookup plumbing
-
-    /// The table lookups use: the sealed one, or this task's override layered over it.
-    @inlinable
-    func table() throws -> SealedTable {
-        if let table = unsafe tableRef() { return unsafe table.object }
-        return try tableSlow()
-    }
-
-    /// The sealed table, unretained, when no override is running; nil otherwise (see ``tableSlow()``).
-    @inlinable
-    func tableRef() -> Borrowed<SealedTable>? {
-        guard phase.load(ordering: .acquiring) == 2, overrideCounter.running.load(ordering: .relaxed) == 0 else {
-            return nil
-        }
-        return unsafe sealedRef
-    }
-
-    @usableFromInline
-    func tableSlow() throws -> SealedTable {
-        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = unsafe sealedTable {
-            let overrides = OverrideContext.tables
-            if overrides.isEmpty { return table }
-            if let own = overrides[ObjectIdentifier(self)] { return own.inForce }
-            // A parent's overrides reach this registry's lookups: a view of this registry over them.
-            var ancestor = parent
-            while let current = ancestor {
-                if let layer = overrides[ObjectIdentifier(current)]?.inForce, layer.layer != nil {
-                    return layer.layer?.view(of: self, table: table, over: layer) ?? table
-                }
-                ancestor = current.parent
-            }
-            return table
-        }
-        throw RouteError(
-            .notSealed, key: "RouteRegistry", reason: "The registry is not sealed yet, so it cannot make destinations.",
-            hint: "Call seal() after loading every module, or make the registry with RouteRegistry(modules:).")
-    }
-
     /// Hands an error to the error handler (unless a handler is running on this thread) and returns it.
     @usableFromInline
     func report(_ error: any Error) -> any Error {

@@ -41,10 +41,10 @@ final class GraphSnapshot: @unchecked Sendable {
 extension LookupState {
     /// The snapshot the `Lazy`s and `Provider`s made in this lookup share, made on first use.
     var snapshotForDeferredLookups: GraphSnapshot {
-        if let snapshot = unsafe snapshot { return snapshot }
+        if let snapshot = unsafe creation.snapshot { return snapshot }
         let made = GraphSnapshot()
-        unsafe snapshot = made
-        unsafe hasExtras = true
+        unsafe creation.snapshot = made
+        unsafe creation.hasExtras = true
         return made
     }
 
@@ -54,7 +54,7 @@ extension LookupState {
     func seed(from snapshot: GraphSnapshot) {
         let alive = snapshot.alive()
         guard !alive.isEmpty else { return }
-        if unsafe graphRef == nil { startGraph() }
+        if unsafe preparations.graphRef == nil { startGraph() }
         guard let graph else { return }
         for (entry, object) in alive {
             let index = unsafe Int32(graph.instances.count)

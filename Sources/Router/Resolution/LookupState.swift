@@ -9,210 +9,431 @@
 // invariants, stated on those types; the state itself belongs to one lookup on one thread at a time.
 @usableFromInline @safe
 final class LookupState {
-    // Every field is unchecked: a state belongs to one lookup on one thread (or one task) at a time, and
-    // dynamic exclusivity checks on these fields cost more than a transient lookup.
+    // Every part is unchecked: a state belongs to one lookup on one thread (or one task) at a time, and
+    // dynamic exclusivity checks on these fields cost more than a transient lookup. A part's fields are
+    // written only where its documentation says; code that changes one for a nested call restores it
+    // through one of the scoped calls below (`withOnMainActor`, `withPreparation`, `withSharedFloor`,
+    // `withInput`, `withUnfinishedScope`), never through a save and restore of its own.
 
-    /// The table the lookup reads; the registry call (or `Lazy`/`Provider`) that started it keeps it alive.
-    @exclusivity(unchecked) @usableFromInline var tableRef: Borrowed<SealedTable>
-    /// The deepest nesting allowed, copied from the table so the hot path does not reach for it.
-    @exclusivity(unchecked) @usableFromInline var maxDepth: Int
-    /// Whether a trace handler was installed when the lookup started (and no handler is running).
-    @exclusivity(unchecked) @usableFromInline var tracing: Bool
-    /// Below this stack address a nested build fails with `resolutionTooDeep` (see ``ThreadContext``).
-    @exclusivity(unchecked) @usableFromInline var stackRange: StackRange
-    /// The graph, once the lookup needs one; owned (+1) by the state. Borrowed, so that reading it on the
-    /// hot path writes no reference count.
-    @exclusivity(unchecked) @usableFromInline var graphRef: Borrowed<ResolutionGraph>?
-    /// An emptied graph (+1) kept for the next lookup that needs one; borrowed, so handing it over writes
-    /// no reference count.
-    @exclusivity(unchecked) var spareGraph: Borrowed<ResolutionGraph>?
-    /// The node of the object being built or prepared, -1 when none is recorded.
-    @exclusivity(unchecked) @usableFromInline var current: Int32 = -1
-    /// The innermost running factory's frame, on the call stack.
-    @exclusivity(unchecked) @usableFromInline var top: UnsafeMutablePointer<Frame>?
-    @exclusivity(unchecked) @usableFromInline var depth = 0
-    /// Greater than zero while a preparation (property injection) runs.
-    @exclusivity(unchecked) @usableFromInline var injecting = 0
-    /// The configuration or the arguments handed to the next factory that takes them, unretained: whoever
-    /// sets it keeps the object alive until it is cleared.
-    @exclusivity(unchecked) @usableFromInline var inputRef: Borrowed<AnyObject>?
-    /// How many factories have returned, and the last one's registration (for the trace).
-    @exclusivity(unchecked) @usableFromInline var constructions = 0
-    @exclusivity(unchecked) @usableFromInline var lastConstructed: ObjectIdentifier?
-    /// While a shared instance's preparations run: its node. An unbuilt ancestor below it (built by an
-    /// enclosing factory) defers the preparation instead of failing.
-    @exclusivity(unchecked) @usableFromInline var sharedFloor: Int32 = -1
-    /// The innermost factory frame when the running preparation started: a build requested while `top` is
-    /// still this frame comes from the preparation itself, not from a factory it started.
-    @exclusivity(unchecked) @usableFromInline var preparationTop: UnsafeMutablePointer<Frame>?
-    /// While a lookup with a caller's preparation builds its object inside a preparation: the object's own
-    /// preparations must wait for the caller's, which runs first.
-    @exclusivity(unchecked) @usableFromInline var callerPreparationPending = false
-    /// Set when a build returns an ancestor that is still being built or prepared (a cycle closed by a
-    /// property edge). A shared instance whose preparation did so is held until the lookup ends: published
-    /// earlier, another thread could reach the ancestor before its preparation has run.
-    @exclusivity(unchecked) @usableFromInline var reachedUnfinishedAncestor = false
-    /// Set when a preparation asked for an object an enclosing factory is still building: the preparation
-    /// moves to the enclosing lookup's queue. A flag the engine reads after the preparation returns, not
-    /// the error it throws, decides: user code that swallows the error (`try?`) cannot cancel the move.
-    @exclusivity(unchecked) @usableFromInline var deferralRequested = false
-    /// How many pending preparations the top-level drain has run to completion.
-    @exclusivity(unchecked) var completed = 0
-    /// The creation transaction, made when the lookup first claims a shared instance. A lookup nested in
-    /// another on the same thread shares the outer one's, so that it never waits for its own thread.
-    @exclusivity(unchecked) @usableFromInline var ownTransaction: CreationTransaction?
-    /// Whether the code that started (or joined) this lookup is isolated to the main actor, as the compiler
-    /// proved through `#isolation`: main-actor factories may run in it, synchronously, on this thread. A
-    /// lookup nested in such a lookup on the same thread inherits it.
-    @exclusivity(unchecked) @usableFromInline var onMainActor = false
-    /// The lookup this one is nested in on the same thread, if any.
-    /// Borrowed: the thread's context keeps every running state alive.
-    @exclusivity(unchecked) @usableFromInline var outer: Borrowed<LookupState>?
-    /// For each custom scope this lookup used, the scope generation it saw first: a lookup keeps using
-    /// that generation even if the scope is reset meanwhile, so it never mixes old and new instances.
-    /// Each is counted as a user of its generation until the lookup ends (``CustomScope/enter()``).
-    @exclusivity(unchecked) var scopeGenerations: [(scope: CustomScope, generation: Int)] = []
-    /// Whether `scopeGenerations`, `detachedCells` or `snapshot` has anything (one flag, cheaper to test
-    /// than each of them).
-    @exclusivity(unchecked) @usableFromInline var hasExtras = false
-    /// The snapshot of this lookup's graph-scoped instances, for the `Lazy`s and `Provider`s made in it.
-    @exclusivity(unchecked) var snapshot: GraphSnapshot?
-    /// Cells for custom-scoped registrations whose scope was reset after this lookup first used it: the
-    /// lookup's own, so it finishes with the generation it started with and the scope keeps none of them.
-    @exclusivity(unchecked) var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
-    /// Whether this state belongs to an async lookup (which publishes shared instances at once and never
-    /// holds them across a suspension).
-    @usableFromInline let isAsync: Bool
+    /// Where the lookup runs and under which rules: set when it starts, by the door or the async door.
+    @exclusivity(unchecked) @usableFromInline var context: LookupContext
+    /// The factories running in the lookup, innermost on top: pushed and popped by `construct`.
+    @exclusivity(unchecked) @usableFromInline var frames = FrameStack()
+    /// The graph, once the lookup needs one, and the preparations queued in it: written by
+    /// `Resolver+Preparation.swift` and `Resolver+Shared.swift`.
+    @exclusivity(unchecked) @usableFromInline var preparations = PreparationQueue()
+    /// What the lookup shares with other lookups: its creation transaction, the custom-scope generations it
+    /// uses, the snapshot its `Lazy`s and `Provider`s read.
+    @exclusivity(unchecked) @usableFromInline var creation = CreationScope()
 
     init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool = false) {
-        unsafe self.tableRef = tableRef
-        unsafe self.stackRange = stackRange
-        self.isAsync = isAsync
-        unsafe (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+        unsafe context = LookupContext(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
     }
 
     deinit {
-        unsafe graphRef?.release()
-        unsafe spareGraph?.release()
+        unsafe preparations.graphRef?.release()
+        unsafe preparations.spareGraph?.release()
         // An async lookup's state ends here rather than in `reset()`.
-        for seen in unsafe scopeGenerations { seen.scope.leave(seen.generation) }
+        for seen in unsafe creation.scopeGenerations { seen.scope.leave(seen.generation) }
     }
 
     /// Prepares a reused state for a new lookup of `table`.
     func restart(tableRef: Borrowed<SealedTable>, stackRange: StackRange, tracing: Bool) {
-        unsafe self.tableRef = tableRef
-        unsafe self.stackRange = stackRange
-        unsafe self.tracing = tracing
-        unsafe maxDepth = tableRef.with { $0.maxDepth }
+        unsafe context.tableRef = tableRef
+        unsafe context.stackRange = stackRange
+        unsafe context.tracing = tracing
+        unsafe context.maxDepth = tableRef.with { $0.maxDepth }
     }
 
     /// The table, for the paths that are not hot.
-    var table: SealedTable { unsafe tableRef.object }
+    var table: SealedTable { unsafe context.tableRef.object }
 
     /// The transaction shared by this lookup and the lookups it is nested in on this thread.
     var transaction: CreationTransaction {
         var root = self
-        while let outer = unsafe root.outer?.object { root = outer }
-        if let made = unsafe root.ownTransaction { return made }
+        while let outer = unsafe root.context.outer?.object { root = outer }
+        if let made = unsafe root.creation.ownTransaction { return made }
         let made = CreationTransaction()
-        unsafe root.ownTransaction = made
+        unsafe root.creation.ownTransaction = made
         return made
     }
 
     /// The graph, if this lookup has one.
-    @usableFromInline var graph: ResolutionGraph? { unsafe graphRef?.object }
+    @usableFromInline var graph: ResolutionGraph? { unsafe preparations.graphRef?.object }
 
     /// Makes the graph, turning the frames of the running factories into its first nodes.
     @usableFromInline
     func startGraph() {
-        let takenRef = unsafe spareGraph ?? Borrowed.retained(ResolutionGraph())
-        unsafe spareGraph = nil
-        unsafe graphRef = takenRef
-        guard unsafe top != nil else { return }  // the common case: the graph starts before any factory runs
+        let takenRef = unsafe preparations.spareGraph ?? Borrowed.retained(ResolutionGraph())
+        unsafe preparations.spareGraph = nil
+        unsafe preparations.graphRef = takenRef
+        // The common case: the graph starts before any factory runs.
+        guard unsafe frames.top != nil else { return }
         let taken = unsafe takenRef.object
-        var frames: [UnsafeMutablePointer<Frame>] = unsafe []
-        var cursor = unsafe top
+        var running: [UnsafeMutablePointer<Frame>] = unsafe []
+        var cursor = unsafe frames.top
         while let frame = unsafe cursor {
-            unsafe frames.append(frame)
+            unsafe running.append(frame)
             unsafe cursor = unsafe frame.pointee.parent
         }
-        var parent = unsafe current
+        var parent = unsafe frames.current
         // Outermost first; by index, as a `for` over pointers would need `for unsafe`, which the formatter
         // does not keep apart.
-        for index in unsafe frames.indices.reversed() {
-            let frame = unsafe frames[index]
+        for index in unsafe running.indices.reversed() {
+            let frame = unsafe running[index]
             unsafe frame.pointee.node = unsafe taken.push(frame.pointee.entry, parent: parent)
             parent = unsafe frame.pointee.node
         }
-        unsafe current = parent
+        unsafe frames.current = parent
     }
 
     /// Whether the lookup has anything to run when it ends: a graph (queued preparations) or a claim.
     @inlinable
     var needsFinishing: Bool {
-        unsafe graphRef != nil || ownTransaction != nil
+        unsafe preparations.graphRef != nil || creation.ownTransaction != nil
     }
 
     /// Whether the lookup left nothing to clear: it made no graph, claimed nothing and used no custom scope
     /// (its frames, depth and input were restored on the way out).
     @inlinable
     var isClean: Bool {
-        unsafe graphRef == nil && ownTransaction == nil && !hasExtras
+        unsafe preparations.graphRef == nil && creation.ownTransaction == nil && !creation.hasExtras
     }
 
     /// Empties the state after its lookup ended, keeping a small graph's storage for the next one.
     func reset() {
-        unsafe outer = nil
+        unsafe context.outer = nil
         guard !isClean else { return }
-        if let snapshot = unsafe snapshot {
+        if let snapshot = unsafe creation.snapshot {
             // The Lazys and Providers this lookup made keep its graph-scoped instances, weakly.
             if let graph { snapshot.capture(from: graph) }
-            unsafe self.snapshot = nil
         }
-        if let graphRef = unsafe graphRef {
-            unsafe self.graphRef = nil
+        if let graphRef = unsafe preparations.graphRef {
             let keep = unsafe graphRef.with { graph in
                 graph.reset()
                 return graph.isWorthKeeping
             }
-            if unsafe keep && spareGraph == nil { unsafe spareGraph = graphRef } else { unsafe graphRef.release() }
+            if unsafe keep && preparations.spareGraph == nil {
+                unsafe preparations.spareGraph = graphRef
+            } else {
+                unsafe graphRef.release()
+            }
+            unsafe preparations.graphRef = nil
         }
-        unsafe current = -1
-        unsafe top = nil
-        unsafe depth = 0
-        unsafe injecting = 0
-        unsafe inputRef = nil
-        unsafe sharedFloor = -1
-        unsafe reachedUnfinishedAncestor = false
-        unsafe deferralRequested = false
-        unsafe completed = 0
-        unsafe ownTransaction = nil
-        unsafe outer = nil
-        if unsafe hasExtras {
-            for seen in unsafe scopeGenerations { seen.scope.leave(seen.generation) }
-            unsafe scopeGenerations.removeAll(keepingCapacity: true)
-            unsafe detachedCells.removeAll()
-            unsafe hasExtras = false
+        unsafe frames = FrameStack()
+        unsafe preparations.reset()
+        if unsafe creation.hasExtras {
+            for seen in unsafe creation.scopeGenerations { seen.scope.leave(seen.generation) }
         }
+        unsafe creation.reset()
+        #if DEBUG
+            let problems = _checkInvariants(idle: true)
+            assert(problems.isEmpty, "lookup state: \(problems.joined(separator: "; "))")
+        #endif
+    }
+
+    /// What is wrong with the state, if anything (empty when every invariant holds). `idle`: the lookup
+    /// ended, and the state must be ready for the next one. Debug builds check it whenever a state is
+    /// reset and whenever a lookup that started at the door ends.
+    @usableFromInline
+    func _checkInvariants(idle: Bool) -> [String] {
+        var problems: [String] = []
+        var depth = 0
+        var cursor = unsafe frames.top
+        while let frame = unsafe cursor {
+            depth += 1
+            unsafe cursor = unsafe frame.pointee.parent
+        }
+        if unsafe depth != frames.depth, unsafe frames.top != nil || frames.depth != 0 {
+            problems.append("depth \(unsafe frames.depth) but \(depth) frames")
+        }
+        if unsafe frames.injecting < 0 { problems.append("negative preparation count") }
+        if let graph {
+            if unsafe Int(frames.current) >= graph.nodes.count {
+                problems.append("current node \(unsafe frames.current) outside the graph")
+            }
+        } else if unsafe frames.current != -1 {
+            problems.append("current node \(unsafe frames.current) without a graph")
+        }
+        if unsafe !creation.hasExtras && (!creation.scopeGenerations.isEmpty || creation.snapshot != nil) {
+            problems.append("scope generations or a snapshot not flagged")
+        }
+        guard idle else { return problems }
+        if unsafe frames.top != nil || frames.depth != 0 { problems.append("frames left on an idle state") }
+        if unsafe frames.injecting != 0 || frames.inputRef != nil { problems.append("input left on an idle state") }
+        if unsafe preparations.graphRef != nil { problems.append("graph left on an idle state") }
+        if unsafe preparations.sharedFloor != -1 || preparations.preparationTop != nil
+            || preparations.callerPreparationPending || preparations.reachedUnfinishedAncestor
+            || preparations.deferralRequested
+        {
+            problems.append("preparation flags left on an idle state")
+        }
+        if unsafe creation.ownTransaction != nil || creation.hasExtras {
+            problems.append("transaction or scope generations left on an idle state")
+        }
+        if unsafe context.outer != nil { problems.append("idle state still nested") }
+        return problems
     }
 
     /// This lookup's own cell for a custom-scoped registration whose scope was reset meanwhile.
     func detachedCell<Value>(for entry: Entry<Value>) -> SharedCell<Value> {
         let id = ObjectIdentifier(entry)
-        for held in unsafe detachedCells where held.entry == id {
+        for held in unsafe creation.detachedCells where held.entry == id {
             if let cell = held.cell as? SharedCell<Value> { return cell }
         }
         let made = SharedCell<Value>()
-        unsafe detachedCells.append((id, made))
+        unsafe creation.detachedCells.append((id, made))
+        unsafe creation.hasExtras = true
         return made
     }
 
     /// The generation of `scope` this lookup uses: the one it saw first.
     func generation(of scope: CustomScope) -> Int {
-        for seen in unsafe scopeGenerations where seen.scope === scope { return seen.generation }
+        for seen in unsafe creation.scopeGenerations where seen.scope === scope { return seen.generation }
         let now = scope.enter()
-        unsafe scopeGenerations.append((scope, now))
-        unsafe hasExtras = true
+        unsafe creation.scopeGenerations.append((scope, now))
+        unsafe creation.hasExtras = true
         return now
+    }
+}
+
+// MARK: Scoped changes
+
+extension LookupState {
+    /// Runs `body` with ``LookupContext/onMainActor`` set when `onMainActor` is (a main-actor caller
+    /// joining the lookup), then restores it.
+    @inlinable @inline(__always)
+    func withOnMainActor<Result>(_ onMainActor: Bool, _ body: () throws -> Result) rethrows -> Result {
+        let was = unsafe context.onMainActor
+        if onMainActor { unsafe context.onMainActor = true }
+        defer { unsafe context.onMainActor = was }
+        return try body()
+    }
+
+    /// ``withOnMainActor(_:_:)`` for a joined async lookup's call, which may suspend.
+    nonisolated(nonsending) func withOnMainActor<Result>(
+        _ onMainActor: Bool, _ body: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
+        let was = unsafe context.onMainActor
+        if onMainActor { unsafe context.onMainActor = true }
+        defer { unsafe context.onMainActor = was }
+        return try await body()
+    }
+
+    /// Runs a preparation of the object at `node`, whose lookups are nested at `depth`, then restores the
+    /// frame stack's node, depth and preparation count, and the queue's preparation frame.
+    @inlinable @inline(__always)
+    func withPreparation<Result>(of node: Int32, depth: Int, _ body: () throws -> Result) rethrows -> Result {
+        let saved = unsafe (frames.current, frames.depth, preparations.preparationTop)
+        unsafe frames.current = node
+        unsafe frames.depth = depth
+        unsafe frames.injecting += 1
+        unsafe preparations.preparationTop = unsafe frames.top
+        defer {
+            unsafe (frames.current, frames.depth, preparations.preparationTop) = unsafe saved
+            unsafe frames.injecting -= 1
+        }
+        return try body()
+    }
+
+    /// Runs a shared instance's preparations (its node is `node`), then restores the floor.
+    @inlinable @inline(__always)
+    func withSharedFloor<Result>(_ node: Int32, _ body: () throws -> Result) rethrows -> Result {
+        let saved = unsafe preparations.sharedFloor
+        unsafe preparations.sharedFloor = node
+        defer { unsafe preparations.sharedFloor = saved }
+        return try body()
+    }
+
+    /// Runs `body` with ``PreparationQueue/callerPreparationPending`` set to `pending`, then restores it.
+    @inlinable @inline(__always)
+    func withCallerPreparation<Result>(pending: Bool, _ body: () throws -> Result) rethrows -> Result {
+        let saved = unsafe preparations.callerPreparationPending
+        unsafe preparations.callerPreparationPending = pending
+        defer { unsafe preparations.callerPreparationPending = saved }
+        return try body()
+    }
+
+    /// Hands `input` (a configuration or arguments) to the next factory that takes it, for the length of
+    /// `body`; whatever no factory took is cleared after. `input` is kept alive by the caller meanwhile.
+    @inlinable @inline(__always)
+    func withInput<Result>(_ input: AnyObject?, _ body: () throws -> Result) rethrows -> Result {
+        unsafe frames.inputRef = input.map { unsafe Borrowed($0) }
+        defer { unsafe frames.inputRef = nil }
+        return try withExtendedLifetime(input) { try body() }
+    }
+
+    /// Runs the build of a shared instance with ``PreparationQueue/reachedUnfinishedAncestor`` cleared,
+    /// and returns whether the build reached an unfinished ancestor. After it, the flag is the enclosing
+    /// build's, or-ed with what `body` reached when it returned (`keepReached`, since an instance that
+    /// reached an unfinished ancestor makes the builds around it unfinished too); a failed build leaves it
+    /// as the enclosing build had it.
+    @inlinable @inline(__always)
+    func withUnfinishedScope<Result>(
+        _ body: () throws -> Result, keepReached: (Result, Bool) -> Bool
+    ) rethrows -> (Result, reached: Bool) {
+        let outer = unsafe preparations.reachedUnfinishedAncestor
+        unsafe preparations.reachedUnfinishedAncestor = false
+        let made: Result
+        do {
+            made = try body()
+        } catch {
+            unsafe preparations.reachedUnfinishedAncestor = outer
+            throw error
+        }
+        let reached = unsafe preparations.reachedUnfinishedAncestor
+        unsafe preparations.reachedUnfinishedAncestor = outer || keepReached(made, reached)
+        return (made, reached)
+    }
+}
+
+// MARK: The parts
+
+/// Where a lookup runs and under which rules.
+// @safe: `tableRef` and `outer` follow `Borrowed`'s invariant: the registry call (or `Lazy`, `Provider`)
+// that started the lookup keeps the table alive; the thread's context keeps every running state alive.
+@usableFromInline @safe
+struct LookupContext {
+    /// The table the lookup reads.
+    @usableFromInline var tableRef: Borrowed<SealedTable>
+    /// The deepest nesting allowed, copied from the table so the hot path does not reach for it.
+    @usableFromInline var maxDepth: Int
+    /// Whether a trace handler was installed when the lookup started (and no handler is running).
+    @usableFromInline var tracing: Bool
+    /// Below this stack address a nested build fails with `resolutionTooDeep` (see ``ThreadContext``).
+    @usableFromInline var stackRange: StackRange
+    /// Whether the code that started (or joined) this lookup is isolated to the main actor, as the compiler
+    /// proved through `#isolation`: main-actor factories may run in it, synchronously, on this thread. A
+    /// lookup nested in such a lookup on the same thread inherits it.
+    @usableFromInline var onMainActor = false
+    /// The lookup this one is nested in on the same thread (or in the same task), if any.
+    @usableFromInline var outer: Borrowed<LookupState>?
+    /// Whether the lookup is async (its state moves with its task between threads).
+    @usableFromInline let isAsync: Bool
+
+    init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool) {
+        unsafe self.tableRef = tableRef
+        self.stackRange = stackRange
+        self.isAsync = isAsync
+        unsafe (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+    }
+}
+
+/// The factories running in a lookup, innermost on top, and what the running one is handed.
+// @safe: `top` points at frames on the call stack (or, in an async lookup, on the heap) that are pushed
+// and popped by `construct` in strict nesting, so it never outlives the frame it points at; `inputRef`
+// is kept alive by whoever sets it until it is cleared (`LookupState.withInput`).
+@usableFromInline @safe
+struct FrameStack {
+    /// The innermost running factory's frame.
+    @usableFromInline var top: UnsafeMutablePointer<Frame>?
+    /// How many frames are running.
+    @usableFromInline var depth = 0
+    /// The node of the object being built or prepared, -1 when none is recorded.
+    @usableFromInline var current: Int32 = -1
+    /// Greater than zero while a preparation (property injection) runs.
+    @usableFromInline var injecting = 0
+    /// The configuration or the arguments handed to the next factory that takes them, unretained.
+    @usableFromInline var inputRef: Borrowed<AnyObject>?
+    /// How many factories have returned, and the last one's registration (for the trace).
+    @usableFromInline var constructions = 0
+    @usableFromInline var lastConstructed: ObjectIdentifier?
+
+    @usableFromInline init() {}
+}
+
+/// One running factory, kept on the call stack: the chain of frames is the lookup's path while no
+/// graph exists, and becomes the graph's first nodes when one is made.
+///
+/// Its address is taken with `_withUnprotectedUnsafeMutablePointer`, which skips the stack protector:
+/// a frame is a fixed-size value written only through its fields (never as a buffer, never past its
+/// end), so the canary check, about 6 instructions per nesting level, would guard nothing.
+@usableFromInline @unsafe
+struct Frame {
+    /// Unretained: the table keeps the entry alive for longer than the lookup.
+    @usableFromInline let entry: Borrowed<AnyEntry>
+    @usableFromInline let parent: UnsafeMutablePointer<Frame>?
+    /// The frame's node once the graph exists, else -1.
+    @usableFromInline var node: Int32
+
+    @inlinable
+    init(entry: AnyEntry, parent: UnsafeMutablePointer<Frame>?, node: Int32) {
+        unsafe self.entry = unsafe Borrowed(entry)
+        unsafe self.parent = unsafe parent
+        unsafe self.node = node
+    }
+}
+
+/// The graph of a lookup that needs one, and what its preparations need to know.
+// @safe: `graphRef` and `spareGraph` are owned (+1) by the state and released once; `preparationTop`
+// points at a frame of `FrameStack` while it runs (see there).
+@usableFromInline @safe
+struct PreparationQueue {
+    /// The graph, once the lookup needs one; owned (+1) by the state. Borrowed, so that reading it on the
+    /// hot path writes no reference count.
+    @usableFromInline var graphRef: Borrowed<ResolutionGraph>?
+    /// An emptied graph (+1) kept for the next lookup that needs one.
+    var spareGraph: Borrowed<ResolutionGraph>?
+    /// While a shared instance's preparations run: its node. An unbuilt ancestor below it (built by an
+    /// enclosing factory) defers the preparation instead of failing.
+    @usableFromInline var sharedFloor: Int32 = -1
+    /// The innermost factory frame when the running preparation started: a build requested while `top` is
+    /// still this frame comes from the preparation itself, not from a factory it started.
+    @usableFromInline var preparationTop: UnsafeMutablePointer<Frame>?
+    /// While a lookup with a caller's preparation builds its object inside a preparation: the object's own
+    /// preparations must wait for the caller's, which runs first.
+    @usableFromInline var callerPreparationPending = false
+    /// Set when a build returns an ancestor that is still being built or prepared (a cycle closed by a
+    /// property edge). A shared instance whose preparation did so is held until the lookup ends: published
+    /// earlier, another thread could reach the ancestor before its preparation has run.
+    @usableFromInline var reachedUnfinishedAncestor = false
+    /// Set when a preparation asked for an object an enclosing factory is still building: the preparation
+    /// moves to the enclosing lookup's queue. A flag the engine reads after the preparation returns, not
+    /// the error it throws, decides: user code that swallows the error (`try?`) cannot cancel the move.
+    @usableFromInline var deferralRequested = false
+    /// How many pending preparations the top-level drain has run to completion.
+    var completed = 0
+
+    @usableFromInline init() {}
+
+    /// Clears everything but the graphs, which the state hands on or releases itself.
+    mutating func reset() {
+        sharedFloor = -1
+        unsafe preparationTop = nil
+        callerPreparationPending = false
+        reachedUnfinishedAncestor = false
+        deferralRequested = false
+        completed = 0
+    }
+}
+
+/// What a lookup shares with other lookups.
+@usableFromInline
+struct CreationScope {
+    /// The creation transaction, made when the lookup first claims a shared instance. A lookup nested in
+    /// another shares the outer one's, so that it never waits for itself.
+    @usableFromInline var ownTransaction: CreationTransaction?
+    /// For each custom scope this lookup used, the scope generation it saw first: a lookup keeps using
+    /// that generation even if the scope is reset meanwhile, so it never mixes old and new instances.
+    /// Each is counted as a user of its generation until the lookup ends (``CustomScope/enter()``).
+    var scopeGenerations: [(scope: CustomScope, generation: Int)] = []
+    /// Cells for custom-scoped registrations whose scope was reset after this lookup first used it.
+    var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
+    /// The snapshot of this lookup's graph-scoped instances, for the `Lazy`s and `Provider`s made in it.
+    var snapshot: GraphSnapshot?
+    /// Whether `scopeGenerations`, `detachedCells` or `snapshot` has anything (one flag, cheaper to test
+    /// than each of them).
+    @usableFromInline var hasExtras = false
+
+    @usableFromInline init() {}
+
+    /// Forgets everything; the caller has left the scope generations.
+    mutating func reset() {
+        ownTransaction = nil
+        guard hasExtras else { return }
+        scopeGenerations.removeAll(keepingCapacity: true)
+        detachedCells.removeAll()
+        snapshot = nil
+        hasExtras = false
     }
 }

@@ -120,25 +120,3 @@ final class ResolutionGraph {
         return nil
     }
 }
-
-/// One running factory, kept on the call stack: the chain of frames is the lookup's path while no
-/// graph exists, and becomes the graph's first nodes when one is made.
-///
-/// Its address is taken with `_withUnprotectedUnsafeMutablePointer`, which skips the stack protector:
-/// a frame is a fixed-size value written only through its fields (never as a buffer, never past its
-/// end), so the canary check, about 6 instructions per nesting level, would guard nothing.
-@usableFromInline @unsafe
-struct Frame {
-    /// Unretained: the table keeps the entry alive for longer than the lookup.
-    @usableFromInline let entry: Borrowed<AnyEntry>
-    @usableFromInline let parent: UnsafeMutablePointer<Frame>?
-    /// The frame's node once the graph exists, else -1.
-    @usableFromInline var node: Int32
-
-    @inlinable
-    init(entry: AnyEntry, parent: UnsafeMutablePointer<Frame>?, node: Int32) {
-        unsafe self.entry = unsafe Borrowed(entry)
-        unsafe self.parent = unsafe parent
-        unsafe self.node = node
-    }
-}

@@ -76,12 +76,7 @@ extension Resolver {
     /// Runs a synchronous part of an async lookup on the current thread: a lookup the registry starts
     /// from inside it joins this one, and the depth guard measures this thread's stack.
     mutating func synchronously<Result>(_ body: (inout Resolver) throws -> Result) throws -> Result {
-        let context = ThreadContext.current
-        let outer = unsafe context.running
-        unsafe state.stackRange = context.stackRange
-        unsafe context.running = unsafe Borrowed(state)
-        defer { unsafe context.running = outer }
-        return try body(&self)
+        try ThreadContext.current.withRunning(unsafe state) { try body(&self) }
     }
 
     /// As `construct`, with an async factory.
@@ -106,8 +101,8 @@ extension Resolver {
         } catch {
             throw wrap(error, entry, stage: "factory")
         }
-        unsafe state.constructions &+= 1
-        unsafe state.lastConstructed = ObjectIdentifier(entry)
+        unsafe state.frames.constructions &+= 1
+        unsafe state.frames.lastConstructed = ObjectIdentifier(entry)
         unsafe record(made, entry, node: frame.pointee.node)
         return made
     }
@@ -174,11 +169,10 @@ extension RouteRegistry {
         if let joined, joined.state.table === table {
             // Called inside an async factory of a lookup of this registry: part of that lookup, which
             // finishes it and reports its failure.
-            var resolver = Resolver(state: joined.state)
-            let wasOnMainActor = unsafe joined.state.onMainActor
-            if MainActorCheck.isMainActor(#isolation) { unsafe joined.state.onMainActor = true }
-            defer { unsafe joined.state.onMainActor = wasOnMainActor }
-            return try await resolver.buildAsync(try resolver.entry(for: key))
+            return try await joined.state.withOnMainActor(MainActorCheck.isMainActor(#isolation)) {
+                var resolver = Resolver(state: joined.state)
+                return try await resolver.buildAsync(try resolver.entry(for: key))
+            }
         }
         // An async lookup's state is its own (it moves with the task between threads); `table` is kept
         // alive by this frame until the lookup ends.
@@ -186,10 +180,10 @@ extension RouteRegistry {
             tableRef: Borrowed(table), stackRange: ThreadContext.current.stackRange, isAsync: true)
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
-        unsafe state.onMainActor = MainActorCheck.isMainActor(#isolation)
+        unsafe state.context.onMainActor = MainActorCheck.isMainActor(#isolation)
         // Inside an async factory of another registry's lookup: nested in it, sharing its creation
         // transaction (so it never waits for the lookup it is part of), as a synchronous nested lookup.
-        if let joined { unsafe state.outer = Borrowed(joined.state) }
+        if let joined { unsafe state.context.outer = Borrowed(joined.state) }
         var resolver = Resolver(state: state)
         let binding = AsyncLookupBinding(state: state, task: AsyncLookupBinding.currentTask() ?? 0)
         AsyncLookupBinding.running.add(1, ordering: .relaxed)

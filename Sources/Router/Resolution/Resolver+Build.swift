@@ -59,7 +59,9 @@ extension Resolver {
     /// destination type in the caller instead of asking the runtime for generic metadata on every call.
     @inlinable
     mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        if unsafe injecting > 0 && top == state.preparationTop && !state.callerPreparationPending {
+        if unsafe injecting > 0 && top == state.preparations.preparationTop
+            && !state.preparations.callerPreparationPending
+        {
             return try buildForPreparation(entry)
         }
         return try buildByScope(entry)
@@ -127,8 +129,8 @@ extension Resolver {
             let parentNode = unsafe enterFrame(framePointer)
             defer { unsafe leaveFrame(framePointer, parentNode: parentNode) }
             let made = unsafe try runFactory(entry, in: framePointer)
-            unsafe state.constructions &+= 1
-            unsafe state.lastConstructed = ObjectIdentifier(entry)
+            unsafe state.frames.constructions &+= 1
+            unsafe state.frames.lastConstructed = ObjectIdentifier(entry)
             return made
         }
     }
@@ -270,7 +272,7 @@ extension Resolver {
         guard let tracer = table.tracer else { return try buildSlow(entry) }
         let clock = ContinuousClock()
         let start = clock.now
-        let before = unsafe state.constructions
+        let before = unsafe state.frames.constructions
         let level = depth
         do {
             let made: Destination
@@ -279,7 +281,8 @@ extension Resolver {
             } else {
                 made = try buildSlow(entry)
             }
-            let built = unsafe state.constructions != before && state.lastConstructed == ObjectIdentifier(entry)
+            let built =
+                unsafe state.frames.constructions != before && state.frames.lastConstructed == ObjectIdentifier(entry)
             tracer.emit(
                 ResolutionStep(
                     key: entry.key.full, scope: entry.scope, outcome: built ? .built : .shared, depth: level,

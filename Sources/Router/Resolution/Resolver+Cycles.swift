@@ -9,7 +9,7 @@ extension Resolver {
         let instance = unsafe graph.nodes[Int(found)].instance
         if instance >= 0 {
             // What is being built now refers to an ancestor that is not finished yet.
-            unsafe state.reachedUnfinishedAncestor = true
+            unsafe state.preparations.reachedUnfinishedAncestor = true
             return unsafe try cast(graph.instances[Int(instance)], entry)
         }
         throw unbuiltAncestor(found, entry: entry, in: graph)
@@ -20,7 +20,7 @@ extension Resolver {
     @usableFromInline
     func unbuiltAncestor(_ found: Int32, entry: AnyEntry, in graph: ResolutionGraph) -> any Error {
         if sharedFloor >= 0 && found < sharedFloor {
-            unsafe state.deferralRequested = true
+            unsafe state.preparations.deferralRequested = true
             return DeferToEnclosingLookup()
         }
         let path = graph.path(to: current)

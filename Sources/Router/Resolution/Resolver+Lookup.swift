@@ -33,21 +33,20 @@ extension Resolver {
         // until `end`.
         unsafe try ThreadContext.currentRef().with { context in
             if let running = unsafe context.running,
-                unsafe running.with({ unsafe $0.tableRef.opaque == tableRef.opaque })
+                unsafe running.with({ unsafe $0.context.tableRef.opaque == tableRef.opaque })
             {
                 return unsafe try running.with { state in
-                    let wasOnMainActor = unsafe state.onMainActor
-                    if onMainActor { unsafe state.onMainActor = true }
-                    defer { unsafe state.onMainActor = wasOnMainActor }
-                    var resolver = Resolver(state: state)
-                    return try body(&resolver)
+                    try state.withOnMainActor(onMainActor) {
+                        var resolver = Resolver(state: state)
+                        return try body(&resolver)
+                    }
                 }
             }
             if unsafe context.running == nil, let joined = AsyncLookupBinding.joinable() {
                 return unsafe try joinAsync(joined, in: context, tableRef, reporting: registry, onMainActor, body)
             }
             return unsafe try context.begin(tableRef).with { state in
-                if onMainActor { unsafe state.onMainActor = true }
+                if onMainActor { unsafe state.context.onMainActor = true }
                 if let snapshot { state.seed(from: snapshot) }
                 return try run(state, in: context, reporting: registry, body)
             }
@@ -61,11 +60,9 @@ extension Resolver {
         _ joined: AsyncLookupBinding, in context: ThreadContext, _ tableRef: Borrowed<SealedTable>,
         reporting registry: RouteRegistry?, _ onMainActor: Bool, _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
-        let state = joined.state
-        unsafe state.stackRange = context.stackRange
-        unsafe context.running = unsafe Borrowed(state)
-        defer { unsafe context.running = nil }
-        return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor, body)
+        try context.withRunning(joined.state) {
+            unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor, body)
+        }
     }
 
     /// Runs `body` as a lookup that started on this thread in `state`, then finishes it (every pending
@@ -166,10 +163,10 @@ extension Resolver {
             unsafe context.primaryBusy = true
             unsafe context.running = primary
             @inline(__always) func begin(_ state: LookupState) throws -> Destination {
-                unsafe state.tableRef = tableRef
-                unsafe state.maxDepth = tableRef.with { $0.maxDepth }
-                unsafe state.tracing = false
-                unsafe state.onMainActor = onMainActor
+                unsafe state.context.tableRef = tableRef
+                unsafe state.context.maxDepth = tableRef.with { $0.maxDepth }
+                unsafe state.context.tracing = false
+                unsafe state.context.onMainActor = onMainActor
                 return try run(state, in: context, reporting: registry, first)
             }
             // Borrowed: the context keeps its primary state (+1) as long as it lives.
@@ -215,7 +212,7 @@ extension Resolver {
         try drain(from: 0)
         guard let transaction = unsafe state.existingTransaction else { return }
         unsafe transaction.publishHeld(by: ObjectIdentifier(state))
-        if unsafe state.outer == nil { try transaction.commit() }
+        if unsafe state.context.outer == nil { try transaction.commit() }
     }
 
     /// Ends a lookup that failed: publishes the held instances whose preparations all ran, forgets the
@@ -223,10 +220,10 @@ extension Resolver {
     @usableFromInline
     mutating func failLookup(_ error: any Error) {
         guard let transaction = unsafe state.existingTransaction else { return }
-        if unsafe state.outer == nil {
-            unsafe transaction.rollBack(error, completed: [ObjectIdentifier(state): state.completed])
+        if unsafe state.context.outer == nil {
+            unsafe transaction.rollBack(error, completed: [ObjectIdentifier(state): state.preparations.completed])
         } else {
-            unsafe transaction.settleHeld(by: ObjectIdentifier(state), completed: state.completed)
+            unsafe transaction.settleHeld(by: ObjectIdentifier(state), completed: state.preparations.completed)
         }
     }
 }
@@ -247,9 +244,9 @@ extension ThreadContext {
         if unsafe running == nil && !primaryBusy && !inHandler, let primary = unsafe primary {
             unsafe primaryBusy = true
             unsafe primary.with { state in
-                unsafe state.tableRef = tableRef
-                unsafe (state.maxDepth, state.tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
-                unsafe state.onMainActor = false
+                unsafe state.context.tableRef = tableRef
+                unsafe (state.context.maxDepth, state.context.tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+                unsafe state.context.onMainActor = false
             }
             unsafe running = primary
             return unsafe primary
@@ -269,7 +266,7 @@ extension ThreadContext {
             }
         } else {
             let state = unsafe LookupState(tableRef: tableRef, stackRange: stackRange)
-            unsafe state.tracing = tracing
+            unsafe state.context.tracing = tracing
             if unsafe primary == nil {
                 unsafe primary = Borrowed.retained(state)
                 unsafe primaryBusy = true
@@ -279,9 +276,9 @@ extension ThreadContext {
             unsafe made = unsafe Borrowed(state)
         }
         unsafe made.with { state in
-            unsafe state.outer = unsafe running
+            unsafe state.context.outer = unsafe running
             // A lookup nested in a main-actor one runs on the same thread, inside it.
-            unsafe state.onMainActor = unsafe running?.with { unsafe $0.onMainActor } ?? false
+            unsafe state.context.onMainActor = unsafe running?.with { unsafe $0.context.onMainActor } ?? false
         }
         unsafe running = made
         return unsafe made
@@ -290,7 +287,11 @@ extension ThreadContext {
     /// Ends the lookup `state` started by ``begin(_:)``, keeping the thread's primary state for the next one.
     @inlinable @inline(__always)
     func end(_ state: LookupState) {
-        if unsafe state.outer == nil && state.isClean && primary?.opaque == running?.opaque {
+        if unsafe state.context.outer == nil && state.isClean && primary?.opaque == running?.opaque {
+            #if DEBUG
+                let problems = state._checkInvariants(idle: true)
+                assert(problems.isEmpty, "lookup state: \(problems.joined(separator: "; "))")
+            #endif
             unsafe running = nil
             unsafe primaryBusy = false
             return
@@ -300,13 +301,23 @@ extension ThreadContext {
 
     @usableFromInline
     func endSlow(_ state: LookupState) {
-        unsafe running = unsafe state.outer
+        unsafe running = unsafe state.context.outer
         state.reset()
         if unsafe primary?.opaque == Borrowed(state).opaque {
             unsafe primaryBusy = false
         } else if let index = unsafe nested.lastIndex(where: { $0 === state }) {
             unsafe nested.remove(at: index)
         }
+    }
+
+    /// Runs `body` with `state` (an async lookup's, which moves between threads) as this thread's running
+    /// lookup, measured against this thread's stack, then restores the lookup that was running.
+    func withRunning<Result>(_ state: LookupState, _ body: () throws -> Result) rethrows -> Result {
+        let outer = unsafe running
+        unsafe state.context.stackRange = stackRange
+        unsafe running = unsafe Borrowed(state)
+        defer { unsafe running = outer }
+        return try body()
     }
 
     /// Hands a failed lookup's error to `registry`'s error handler, unless a handler is already running
@@ -335,7 +346,7 @@ extension LookupState {
     /// The creation transaction of this lookup (or the one it is nested in), if one was made.
     var existingTransaction: CreationTransaction? {
         var root = self
-        while let outer = unsafe root.outer?.object { root = outer }
-        return unsafe root.ownTransaction
+        while let outer = unsafe root.context.outer?.object { root = outer }
+        return unsafe root.creation.ownTransaction
     }
 }

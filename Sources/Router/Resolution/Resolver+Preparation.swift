@@ -88,28 +88,16 @@ extension Resolver {
                 let item = unsafe graph.pending[index]
                 index += 1
                 try runPending(item, graph: graph)
-                if mark == 0 { unsafe state.completed = index }
+                if mark == 0 { unsafe state.preparations.completed = index }
             }
         }
     }
 
     /// Runs one queued preparation inside the object it prepares.
     mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
-        let outer = current
-        let outerDepth = depth
-        let outerPreparationTop = unsafe state.preparationTop
-        current = item.node
         // A preparation's lookups are nested inside the object it prepares.
-        depth = unsafe item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
-        injecting += 1
-        unsafe state.preparationTop = unsafe top
-        defer {
-            current = outer
-            depth = outerDepth
-            injecting -= 1
-            unsafe state.preparationTop = unsafe outerPreparationTop
-        }
-        try item.run(&self)
+        let nested = unsafe item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
+        try unsafe state.withPreparation(of: item.node, depth: nested) { try item.run(&self) }
     }
 
     mutating func runCallerPreparation<Destination>(
@@ -127,23 +115,13 @@ extension Resolver {
     mutating func build<Destination>(
         _ entry: Entry<Destination>, input given: AnyObject?, preparation: (Destination) throws -> Void = { _ in }
     ) throws -> Destination {
-        input = given
-        defer { input = nil }
         // Inside a preparation, the object's own preparations run right after the caller's (see
         // `buildForPreparation`), not before it.
         let nested = injecting > 0
         let mark = pendingCount
-        let outerPending = unsafe state.callerPreparationPending
-        unsafe state.callerPreparationPending = nested
-        let made: Destination
-        do {
-            made = try build(entry)
-        } catch {
-            unsafe state.callerPreparationPending = outerPending
-            throw error
+        let made = try unsafe state.withInput(given) {
+            try unsafe state.withCallerPreparation(pending: nested) { try build(entry) }
         }
-        unsafe state.callerPreparationPending = outerPending
-        input = nil
         try runCallerPreparation(made, entry, preparation)
         if nested, let graph, unsafe graph.pending.count > mark { try drain(from: mark) }
         return made

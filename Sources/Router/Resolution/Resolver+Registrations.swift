@@ -79,7 +79,7 @@ enum MainActorCheck {
     /// on Apple platforms, it runs on the main thread, which is the main actor's executor there. (On Linux
     /// the main actor's executor may be another thread, so the thread alone proves nothing.)
     static func isIsolated(_ state: LookupState) -> Bool {
-        if unsafe state.onMainActor { return true }
+        if unsafe state.context.onMainActor { return true }
         #if canImport(Darwin)
             return pthread_main_np() != 0
         #else

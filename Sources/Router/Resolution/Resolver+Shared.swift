@@ -46,31 +46,23 @@ extension Resolver {
         // The node `construct` is about to push.
         let node = unsafe Int32(graphRef?.with { unsafe $0.nodes.count } ?? -1)
         // Cleared before the factory runs: a factory that closes a property cycle (it is handed an
-        // ancestor still being prepared) makes the instance as unfinished as a preparation that does.
-        let outerReached = unsafe state.reachedUnfinishedAncestor
-        unsafe state.reachedUnfinishedAncestor = false
-        let made: Destination
-        do {
-            made = try construct(entry)
-            transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
-        } catch {
-            unsafe state.reachedUnfinishedAncestor = outerReached
-            transaction.abandon(slot.cell)
-            throw error
-        }
-        let deferred: [ResolutionGraph.Pending]
-        do {
-            deferred = try drainShared(from: mark, node: node)
-        } catch {
-            unsafe state.reachedUnfinishedAncestor = outerReached
-            transaction.abandon(slot.cell)
-            throw error
-        }
-        let reached = unsafe state.reachedUnfinishedAncestor
-        // An instance whose preparation waits for the enclosing lookup is unfinished, and so is whatever
-        // the enclosing factories build around it: they are held too (the explorer's "initializer a(b),
+        // ancestor still being prepared) makes the instance as unfinished as a preparation that does. An
+        // instance whose preparation waits for the enclosing lookup is unfinished, and so is whatever the
+        // enclosing factories build around it: they are held too (the explorer's "initializer a(b),
         // property b.a" scenario).
-        unsafe state.reachedUnfinishedAncestor = outerReached || reached || !deferred.isEmpty
+        let ((made, deferred), reached): ((Destination, [ResolutionGraph.Pending]), Bool)
+        do {
+            ((made, deferred), reached) = try unsafe state.withUnfinishedScope {
+                let made = try construct(entry)
+                transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
+                return (made, try drainShared(from: mark, node: node))
+            } keepReached: { built, reached in
+                reached || !built.1.isEmpty
+            }
+        } catch {
+            transaction.abandon(slot.cell)
+            throw error
+        }
         let stateID = unsafe ObjectIdentifier(state)
         guard let graph, !deferred.isEmpty || reached else {
             transaction.finish(
@@ -91,27 +83,27 @@ extension Resolver {
     /// still building: those are returned, to run in the enclosing lookup's drain.
     mutating func drainShared(from mark: Int, node: Int32) throws -> [ResolutionGraph.Pending] {
         guard let graph else { return [] }
-        let outerFloor = sharedFloor
-        sharedFloor = node
-        defer {
-            sharedFloor = outerFloor
-            unsafe graph.pending.removeSuffix(from: mark)
-        }
+        defer { unsafe graph.pending.removeSuffix(from: mark) }
+        return try unsafe state.withSharedFloor(node) { try drainQueued(from: mark, graph: graph) }
+    }
+
+    /// The loop of ``drainShared(from:node:)``.
+    private mutating func drainQueued(from mark: Int, graph: ResolutionGraph) throws -> [ResolutionGraph.Pending] {
         var deferred: [ResolutionGraph.Pending] = []
         var index = mark
         while unsafe index < graph.pending.count {
             let item = unsafe graph.pending[index]
             index += 1
-            unsafe state.deferralRequested = false
+            unsafe state.preparations.deferralRequested = false
             do {
                 try runPending(item, graph: graph)
-            } catch  where unsafe state.deferralRequested {
+            } catch  where unsafe state.preparations.deferralRequested {
                 // Unwound by the deferral (possibly rethrown as another error by user code).
             }
-            if unsafe state.deferralRequested {
+            if unsafe state.preparations.deferralRequested {
                 // Also when the preparation swallowed the deferral (`try?`) and returned: it runs again,
                 // whole, in the enclosing lookup's drain.
-                unsafe state.deferralRequested = false
+                unsafe state.preparations.deferralRequested = false
                 deferred.append(item)
             }
         }

@@ -101,59 +101,57 @@ public struct Resolver: ~Copyable {
     ) throws -> Destination {
         let entry: Entry<Destination> = try moduleEntry(for: key)
         let configuration = try configure(entry, as: Configuration.self, configuring)
-        input = configuration
-        defer { input = nil }
-        return try build(entry)
+        return try unsafe state.withInput(configuration) { try build(entry) }
     }
 
     // MARK: The state, as the engine's files read it
 
-    @inlinable var tableRef: Borrowed<SealedTable> { unsafe state.tableRef }
+    @inlinable var tableRef: Borrowed<SealedTable> { unsafe state.context.tableRef }
     /// The table, for the paths that are not hot.
     var table: SealedTable { unsafe state.table }
-    @inlinable var maxDepth: Int { unsafe state.maxDepth }
-    @inlinable var tracing: Bool { unsafe state.tracing }
-    @inlinable var graphRef: Borrowed<ResolutionGraph>? { unsafe state.graphRef }
+    @inlinable var maxDepth: Int { unsafe state.context.maxDepth }
+    @inlinable var tracing: Bool { unsafe state.context.tracing }
+    @inlinable var graphRef: Borrowed<ResolutionGraph>? { unsafe state.preparations.graphRef }
     @inlinable var graph: ResolutionGraph? { unsafe state.graph }
     /// How many preparations are queued, read without retaining the graph.
     @inlinable var pendingCount: Int { unsafe graphRef?.with { unsafe $0.pending.count } ?? 0 }
     @inlinable var current: Int32 {
-        get { unsafe state.current }
-        nonmutating set { unsafe state.current = newValue }
+        get { unsafe state.frames.current }
+        nonmutating set { unsafe state.frames.current = newValue }
     }
     @inlinable var top: UnsafeMutablePointer<Frame>? {
-        get { unsafe state.top }
-        nonmutating set { unsafe state.top = unsafe newValue }
+        get { unsafe state.frames.top }
+        nonmutating set { unsafe state.frames.top = unsafe newValue }
     }
     @inlinable var depth: Int {
-        get { unsafe state.depth }
-        nonmutating set { unsafe state.depth = newValue }
+        get { unsafe state.frames.depth }
+        nonmutating set { unsafe state.frames.depth = newValue }
     }
     @inlinable var injecting: Int {
-        get { unsafe state.injecting }
-        nonmutating set { unsafe state.injecting = newValue }
+        get { unsafe state.frames.injecting }
+        nonmutating set { unsafe state.frames.injecting = newValue }
     }
     @inlinable var sharedFloor: Int32 {
-        get { unsafe state.sharedFloor }
-        nonmutating set { unsafe state.sharedFloor = newValue }
+        get { unsafe state.preparations.sharedFloor }
+        nonmutating set { unsafe state.preparations.sharedFloor = newValue }
     }
     /// The configuration or the arguments handed to the next factory that takes them.
     var input: AnyObject? {
-        get { unsafe state.inputRef?.object }
-        nonmutating set { unsafe state.inputRef = newValue.map { unsafe Borrowed($0) } }
+        get { unsafe state.frames.inputRef?.object }
+        nonmutating set { unsafe state.frames.inputRef = newValue.map { unsafe Borrowed($0) } }
     }
     /// Whether the stack has room for one more nested build (see ``ThreadContext``), as far as the range
     /// the lookup last measured says. An address on another thread's stack is outside it as well:
     /// ``hasStackRoomOnThisThread()`` then measures again.
-    @inlinable var hasStackRoom: Bool { unsafe state.stackRange.contains(StackPointer.current) }
+    @inlinable var hasStackRoom: Bool { unsafe state.context.stackRange.contains(StackPointer.current) }
 
     /// ``hasStackRoom`` for a lookup that may have moved to another thread: an async lookup resumes on any
     /// thread after an await, also inside an async factory that then resolves synchronously, so it is
     /// measured against the stack it runs on now. (A stale range gave a false "would overflow".)
     @usableFromInline
     func hasStackRoomOnThisThread() -> Bool {
-        guard unsafe state.isAsync else { return false }
-        unsafe state.stackRange = ThreadContext.current.stackRange
+        guard unsafe state.context.isAsync else { return false }
+        unsafe state.context.stackRange = ThreadContext.current.stackRange
         return hasStackRoom
     }
 }
