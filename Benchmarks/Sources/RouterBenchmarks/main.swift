@@ -9,7 +9,12 @@ import Synchronization
 if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     do {
         let arguments = Array(CommandLine.arguments[(flag + 1)...])
-        let sum = try arguments.first == "s11" ? runMainActorProfile(arguments) : runProfile(arguments)
+        let sum: UInt
+        switch arguments.first {
+        case "s11": sum = try runMainActorProfile(arguments)
+        case "s12", "s12s", "s13": sum = try await runAsyncProfile(arguments)
+        default: sum = try runProfile(arguments)
+        }
         print("checksum=\(sum)")
         exit(0)
     } catch {

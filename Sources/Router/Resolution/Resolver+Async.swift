@@ -156,7 +156,27 @@ extension RouteRegistry {
     /// - Parameter key: The key.
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``, as the synchronous form.
+    @inlinable
     public nonisolated(nonsending) func makeDestinationAsync<Destination>(
+        to key: RoutableService<Destination>
+    ) async throws -> Destination {
+        // A built singleton, the commonest case, inline in the caller (specialized): no lookup at all. With
+        // an override or an async lookup running, or named registrations, the general path decides.
+        if let tableRef = unsafe tableRef() {
+            let (found, slow) = unsafe tableRef.with {
+                unsafe ($0.primaryRefInline(key.id), $0.hasNamedKeys || $0.isTracing)
+            }
+            if let found = unsafe found, !slow, case .built(let made) = unsafe Entry<Destination>.fastCase(found) {
+                return made
+            }
+        }
+        return try await makeDestinationAsyncSlow(to: key)
+    }
+
+    /// ``makeDestinationAsync(to:)`` past its inline fast case: joins the async lookup this task runs, or
+    /// starts one.
+    @usableFromInline
+    nonisolated(nonsending) func makeDestinationAsyncSlow<Destination>(
         to key: RoutableService<Destination>
     ) async throws -> Destination {
         let table: SealedTable
@@ -185,53 +205,20 @@ extension RouteRegistry {
         // transaction (so it never waits for the lookup it is part of), as a synchronous nested lookup.
         if let joined { unsafe state.context.outer = Borrowed(joined.state) }
         var resolver = Resolver(state: state)
-        let binding = AsyncLookupBinding(state: state, task: AsyncLookupBinding.currentTask() ?? 0)
-        AsyncLookupBinding.running.add(1, ordering: .relaxed)
+        let filed = AsyncLookupBinding.begin(state)
         overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
         defer {
-            binding.end()
             overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
-            AsyncLookupBinding.running.subtract(1, ordering: .relaxed)
+            if let filed { AsyncLookupBinding.end(filed) }
             withExtendedLifetime((table, state, joined)) {}
         }
         do {
-            // `withValue` runs its operation as a plain async function, on the global executor after its
-            // first await: the operation hands the lookup back to the caller's isolation.
-            let run = AsyncLookupRun(state: state, key: key)
-            let isolation = #isolation
-            await AsyncLookupBinding.$current.withValue(binding) {
-                await run.build(isolation: isolation)
-            }
-            let made = try run.outcome.get()
-            try resolver.synchronously { resolver in try resolver.finishLookup() }
+            let made = try await resolver.buildAsync(try resolver.entry(for: key))
+            if state.needsFinishing { try resolver.synchronously { resolver in try resolver.finishLookup() } }
             return made
         } catch {
             resolver.failLookup(error)
             throw report(error)
-        }
-    }
-}
-
-/// An async lookup handed to `withValue`'s operation, and its outcome handed back.
-final class AsyncLookupRun<Destination>: @unchecked Sendable {
-    // @unchecked: one task uses it: the lookup makes it, awaits the operation that uses it, then reads it.
-    let state: LookupState
-    let key: RoutableService<Destination>
-    /// The outcome; the operation always replaces the placeholder failure before the lookup reads it.
-    var outcome: Result<Destination, any Error> = .failure(CancellationError())
-
-    init(state: LookupState, key: RoutableService<Destination>) {
-        self.state = state
-        self.key = key
-    }
-
-    /// Builds the key's destination, isolated to `isolation` (the caller's).
-    func build(isolation: isolated (any Actor)?) async {
-        var resolver = Resolver(state: state)
-        do {
-            outcome = .success(try await resolver.buildAsync(try resolver.entry(for: key)))
-        } catch {
-            outcome = .failure(error)
         }
     }
 }

@@ -312,6 +312,7 @@ extension ThreadContext {
 
     /// Runs `body` with `state` (an async lookup's, which moves between threads) as this thread's running
     /// lookup, measured against this thread's stack, then restores the lookup that was running.
+    @inline(__always)
     func withRunning<Result>(_ state: LookupState, _ body: () throws -> Result) rethrows -> Result {
         let outer = unsafe running
         unsafe state.context.stackRange = stackRange
