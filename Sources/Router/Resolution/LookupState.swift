@@ -12,8 +12,8 @@ final class LookupState {
     // Every part is unchecked: a state belongs to one lookup on one thread (or one task) at a time, and
     // dynamic exclusivity checks on these fields cost more than a transient lookup. A part's fields are
     // written only where its documentation says; code that changes one for a nested call restores it
-    // through one of the scoped calls below (`withOnMainActor`, `withPreparation`, `withSharedFloor`,
-    // `withInput`, `withUnfinishedScope`), never through a save and restore of its own.
+    // through the scoped calls below (`withOnMainActor`, `withInput`, `withCallerPreparation`, and the
+    // enter and leave pairs of a nested level), never through a save and restore of its own.
 
     /// Where the lookup runs and under which rules: set when it starts, by the door or the async door.
     @exclusivity(unchecked) @usableFromInline var context: LookupContext
@@ -220,29 +220,67 @@ extension LookupState {
         return try await body()
     }
 
-    /// Runs a preparation of the object at `node`, whose lookups are nested at `depth`, then restores the
-    /// frame stack's node, depth and preparation count, and the queue's preparation frame.
+    // The three scopes a nested level enters are opened and closed by a pair of calls (the opening one
+    // returns what the closing one restores) rather than by a closure: in a debug build each closure is
+    // a frame of its own per level, and a 64 KiB thread must fit a few levels.
+
+    /// Enters a preparation of the object at `node`, whose lookups are nested at `depth`; pass what it
+    /// returns to ``leavePreparation(_:)`` (in a `defer`).
     @inlinable @inline(__always)
-    func withPreparation<Result>(of node: Int32, depth: Int, _ body: () throws -> Result) rethrows -> Result {
-        let saved = unsafe (frames.current, frames.depth, preparations.preparationTop)
+    func enterPreparation(of node: Int32, depth: Int) -> EnteredPreparation {
+        let saved = unsafe EnteredPreparation(
+            current: frames.current, depth: frames.depth, preparationTop: preparations.preparationTop)
         unsafe frames.current = node
         unsafe frames.depth = depth
         unsafe frames.injecting += 1
         unsafe preparations.preparationTop = unsafe frames.top
-        defer {
-            unsafe (frames.current, frames.depth, preparations.preparationTop) = unsafe saved
-            unsafe frames.injecting -= 1
-        }
-        return try body()
+        return saved
     }
 
-    /// Runs a shared instance's preparations (its node is `node`), then restores the floor.
+    /// Leaves the preparation ``enterPreparation(of:depth:)`` entered: restores the frame stack's node,
+    /// depth and preparation count, and the queue's preparation frame.
     @inlinable @inline(__always)
-    func withSharedFloor<Result>(_ node: Int32, _ body: () throws -> Result) rethrows -> Result {
+    func leavePreparation(_ saved: EnteredPreparation) {
+        unsafe frames.current = saved.current
+        unsafe frames.depth = saved.depth
+        unsafe frames.injecting -= 1
+        unsafe preparations.preparationTop = unsafe saved.preparationTop
+    }
+
+    /// Enters the preparations of a shared instance whose node is `node`; pass what it returns to
+    /// ``leaveSharedFloor(_:)``.
+    @inlinable @inline(__always)
+    func enterSharedFloor(_ node: Int32) -> Int32 {
         let saved = unsafe preparations.sharedFloor
         unsafe preparations.sharedFloor = node
-        defer { unsafe preparations.sharedFloor = saved }
-        return try body()
+        return saved
+    }
+
+    /// Leaves what ``enterSharedFloor(_:)`` entered.
+    @inlinable @inline(__always)
+    func leaveSharedFloor(_ saved: Int32) {
+        unsafe preparations.sharedFloor = saved
+    }
+
+    /// Enters the build of a shared instance: clears ``PreparationQueue/reachedUnfinishedAncestor`` and
+    /// returns the enclosing build's flag, for ``leaveUnfinishedScope(_:failed:alsoUnfinished:)``.
+    @inlinable @inline(__always)
+    func enterUnfinishedScope() -> Bool {
+        let outer = unsafe preparations.reachedUnfinishedAncestor
+        unsafe preparations.reachedUnfinishedAncestor = false
+        return outer
+    }
+
+    /// Leaves the build ``enterUnfinishedScope()`` entered and returns whether it reached an unfinished
+    /// ancestor. The flag becomes the enclosing build's again, or-ed, when the build did not fail, with
+    /// what it reached and `alsoUnfinished` (an instance that is unfinished makes the builds around it
+    /// unfinished too).
+    @inlinable @inline(__always)
+    @discardableResult
+    func leaveUnfinishedScope(_ outer: Bool, failed: Bool, alsoUnfinished: Bool = false) -> Bool {
+        let reached = unsafe preparations.reachedUnfinishedAncestor
+        unsafe preparations.reachedUnfinishedAncestor = outer || (!failed && (reached || alsoUnfinished))
+        return reached
     }
 
     /// Runs `body` with ``PreparationQueue/callerPreparationPending`` set to `pending`, then restores it.
@@ -262,28 +300,21 @@ extension LookupState {
         defer { unsafe frames.inputRef = nil }
         return try withExtendedLifetime(input) { try body() }
     }
+}
 
-    /// Runs the build of a shared instance with ``PreparationQueue/reachedUnfinishedAncestor`` cleared,
-    /// and returns whether the build reached an unfinished ancestor. After it, the flag is the enclosing
-    /// build's, or-ed with what `body` reached when it returned (`keepReached`, since an instance that
-    /// reached an unfinished ancestor makes the builds around it unfinished too); a failed build leaves it
-    /// as the enclosing build had it.
-    @inlinable @inline(__always)
-    func withUnfinishedScope<Result>(
-        _ body: () throws -> Result, keepReached: (Result, Bool) -> Bool
-    ) rethrows -> (Result, reached: Bool) {
-        let outer = unsafe preparations.reachedUnfinishedAncestor
-        unsafe preparations.reachedUnfinishedAncestor = false
-        let made: Result
-        do {
-            made = try body()
-        } catch {
-            unsafe preparations.reachedUnfinishedAncestor = outer
-            throw error
-        }
-        let reached = unsafe preparations.reachedUnfinishedAncestor
-        unsafe preparations.reachedUnfinishedAncestor = outer || keepReached(made, reached)
-        return (made, reached)
+/// What ``LookupState/enterPreparation(of:depth:)`` changed, for ``LookupState/leavePreparation(_:)``.
+// @safe: `preparationTop` is a frame of the lookup's `FrameStack`, restored while that frame still runs.
+@usableFromInline @safe
+struct EnteredPreparation {
+    @usableFromInline let current: Int32
+    @usableFromInline let depth: Int
+    @usableFromInline let preparationTop: UnsafeMutablePointer<Frame>?
+
+    @usableFromInline
+    init(current: Int32, depth: Int, preparationTop: UnsafeMutablePointer<Frame>?) {
+        self.current = current
+        self.depth = depth
+        unsafe self.preparationTop = preparationTop
     }
 }
 

@@ -97,7 +97,9 @@ extension Resolver {
     mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
         // A preparation's lookups are nested inside the object it prepares.
         let nested = unsafe item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
-        try unsafe state.withPreparation(of: item.node, depth: nested) { try item.run(&self) }
+        let entered = unsafe state.enterPreparation(of: item.node, depth: nested)
+        defer { unsafe state.leavePreparation(entered) }
+        try item.run(&self)
     }
 
     mutating func runCallerPreparation<Destination>(

@@ -50,19 +50,19 @@ extension Resolver {
         // instance whose preparation waits for the enclosing lookup is unfinished, and so is whatever the
         // enclosing factories build around it: they are held too (the explorer's "initializer a(b),
         // property b.a" scenario).
-        let ((made, deferred), reached): ((Destination, [ResolutionGraph.Pending]), Bool)
+        let outer = unsafe state.enterUnfinishedScope()
+        let made: Destination
+        let deferred: [ResolutionGraph.Pending]
         do {
-            ((made, deferred), reached) = try unsafe state.withUnfinishedScope {
-                let made = try construct(entry)
-                transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
-                return (made, try drainShared(from: mark, node: node))
-            } keepReached: { built, reached in
-                reached || !built.1.isEmpty
-            }
+            made = try construct(entry)
+            transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
+            deferred = try drainShared(from: mark, node: node)
         } catch {
+            unsafe state.leaveUnfinishedScope(outer, failed: true)
             transaction.abandon(slot.cell)
             throw error
         }
+        let reached = unsafe state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
         let stateID = unsafe ObjectIdentifier(state)
         guard let graph, !deferred.isEmpty || reached else {
             transaction.finish(
@@ -83,12 +83,11 @@ extension Resolver {
     /// still building: those are returned, to run in the enclosing lookup's drain.
     mutating func drainShared(from mark: Int, node: Int32) throws -> [ResolutionGraph.Pending] {
         guard let graph else { return [] }
-        defer { unsafe graph.pending.removeSuffix(from: mark) }
-        return try unsafe state.withSharedFloor(node) { try drainQueued(from: mark, graph: graph) }
-    }
-
-    /// The loop of ``drainShared(from:node:)``.
-    private mutating func drainQueued(from mark: Int, graph: ResolutionGraph) throws -> [ResolutionGraph.Pending] {
+        let outerFloor = unsafe state.enterSharedFloor(node)
+        defer {
+            unsafe state.leaveSharedFloor(outerFloor)
+            unsafe graph.pending.removeSuffix(from: mark)
+        }
         var deferred: [ResolutionGraph.Pending] = []
         var index = mark
         while unsafe index < graph.pending.count {
