@@ -41,13 +41,13 @@ struct NavigationTests {
         #expect(route.canPerform)
         #expect(!route.canRemove)
         var shown: String?
-        try route.perform(presenter: stack, onSuccess: { shown = $0.title }, onError: { _ in Issue.record() })
+        try route.perform(presenter: stack, completion: { shown = (try? $0.get())?.title })
         #expect(shown == "Server-Side Swift")
         #expect(route.state == .routed)
         #expect(route.destination === stack.screens.first)
         #expect(route.canRemove && !route.canPerform)
         var removed = false
-        try route.remove(onSuccess: { removed = true })
+        try route.remove(completion: { removed = (try? $0.get()) != nil })
         #expect(removed)
         #expect(stack.screens.isEmpty)
         #expect(states == [.routing, .routed, .removing, .removed])

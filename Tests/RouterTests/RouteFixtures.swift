@@ -34,7 +34,9 @@ final class ScreenStack: RoutePresenter {
     func present(_ destination: any Screen, completion: @escaping (Result<Void, any Error>) -> Void) {
         if failNext {
             failNext = false
-            completion(.failure(Boom()))
+            // A manual stack fails when told to finish, as a presenter that fails later does.
+            let fail = { completion(.failure(Boom())) }
+            if manual { pendingShow = fail } else { fail() }
             return
         }
         let show = { [self] in

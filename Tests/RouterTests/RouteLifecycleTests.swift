@@ -72,18 +72,42 @@ struct RouteLifecycleTests {
             error?.reason == "Cannot remove the route to RoutableService<Screen>: its destination is already gone.")
     }
 
-    @Test func aFactoryThatFailsLeavesTheRouteUnroutedAndReachesEveryHandler() throws {
+    @Test func aFactoryThatFailsIsThrownAndReachesTheCompletionOnceAndTheErrorHandler() throws {
         let registry = try sealedRegistry { try $0.register(.screen) { _ in throw Boom() } }
         let log = EventLog()
         registry.errorHandler = { log.record("registry \($0.code)") }
         let route = try registry.route(to: .screen)
-        #expect(throws: RouteError.self) {
+        let thrown = #expect(throws: RouteError.self) {
             try route.perform(
-                onSuccess: { _ in log.record("success") }, onError: { log.record("error \($0.code)") },
-                completion: { _ in log.record("completion") })
+                completion: { result in
+                    switch result {
+                    case .success: log.record("completion success")
+                    case .failure(let error): log.record("completion \(error.code)")
+                    }
+                })
         }
+        #expect(thrown?.code == .factoryFailed)
         #expect(route.state == .unrouted)
-        #expect(log.events == ["registry factoryFailed", "error factoryFailed", "completion"])
+        #expect(log.events == ["registry factoryFailed", "completion factoryFailed"])
+    }
+
+    @Test func aPresenterFailureReachesOnlyTheCompletionSinceNothingIsLeftToThrow() throws {
+        let stack = ScreenStack()
+        stack.manual = true
+        stack.failNext = true
+        let route = try registry().route(to: .screen)
+        var outcome: Result<any Screen, RouteError>?
+        // Nothing failed yet when perform returns: the presenter answers later.
+        _ = try route.perform(presenter: stack, completion: { outcome = $0 })
+        #expect(outcome == nil)
+        #expect(route.state == .routing)
+        stack.finishShowing()
+        guard case .failure(let error) = outcome else {
+            Issue.record("the presenter's failure did not reach the completion")
+            return
+        }
+        #expect(error.code == .destinationUnavailable)
+        #expect(route.state == .unrouted)
     }
 
     @Test func aPresenterThatCannotShowMakesTheDestinationUnavailable() throws {
@@ -91,7 +115,11 @@ struct RouteLifecycleTests {
         stack.failNext = true
         let route = try registry().route(to: .screen)
         let log = EventLog()
-        try route.perform(presenter: stack, onError: { log.record($0.description) })
+        try route.perform(
+            presenter: stack,
+            completion: {
+                if case .failure(let error) = $0 { log.record(error.description) }
+            })
         #expect(route.state == .unrouted)
         #expect(log.events == ["The presenter could not show the destination of RoutableService<Screen>: boom."])
     }

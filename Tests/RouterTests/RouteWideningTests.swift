@@ -46,7 +46,7 @@ struct RouteWideningTests {
         stack.manual = true
         let route = try registry().route(to: .profileScreen)
         var shown: String?
-        let profile = try route.perform(on: stack, as: { $0 }, onSuccess: { shown = $0.user })
+        let profile = try route.perform(on: stack, as: { $0 }, completion: { shown = (try? $0.get())?.user })
         #expect(route.state == .routing)
         stack.finishShowing()
         #expect(route.state == .routed)
@@ -56,7 +56,11 @@ struct RouteWideningTests {
         failing.failNext = true
         let other = try registry().route(to: .profileScreen)
         var failure: RouteError?
-        _ = try other.perform(on: failing, as: { $0 }, onError: { failure = $0 })
+        _ = try other.perform(
+            on: failing, as: { $0 },
+            completion: {
+                if case .failure(let error) = $0 { failure = error }
+            })
         #expect(other.state == .unrouted)
         #expect(failure?.code == .destinationUnavailable)
     }

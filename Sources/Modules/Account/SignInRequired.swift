@@ -5,21 +5,21 @@ import ShopInterfaces
 /// the chat) while nobody is signed in. The cancelled route fails with `RouteError` code
 /// `routeCancelled`, whose underlying error is ``SignInNeeded``.
 ///
-/// An interceptor sees a route's key (or, for a path route, its path) as text, so the protected
-/// screens are listed by key description and by path.
+/// An interceptor sees what a route leads to (``RouteContext/target``): a key, or the path it was made
+/// from, so the protected screens are listed by key and by path.
 public struct SignInRequired: RouteInterceptor {
-    private let keys: Set<String>
+    private let keys: Set<RouteKey>
     private let paths: [String]
     private let session: @Sendable () throws -> (any UserSession)?
 
     /// Makes the interceptor.
     /// - Parameters:
-    ///   - keys: The descriptions of the protected keys, e.g. `RoutableService.cartScreen.description`;
-    ///     the app's wiring lists them, since this module does not know the other modules' keys.
+    ///   - keys: The protected keys, e.g. `RouteKey(.cartScreen)`; the app's wiring lists them, since this
+    ///     module does not know the other modules' keys.
     ///   - paths: The protected paths; each also protects the paths below it (`orders` protects `orders/2`).
     ///   - session: Looks up the session when a route is about to be performed.
     public init(
-        keys: [String], paths: [String], session: @escaping @Sendable () throws -> (any UserSession)?
+        keys: [RouteKey], paths: [String], session: @escaping @Sendable () throws -> (any UserSession)?
     ) {
         self.keys = Set(keys)
         self.paths = paths
@@ -30,16 +30,19 @@ public struct SignInRequired: RouteInterceptor {
     /// - Parameter context: The route about to be performed.
     /// - Throws: ``SignInNeeded``.
     public func beforePerform(_ context: RouteContext) throws {
-        guard context.action == .perform, protects(context.key) else { return }
+        guard context.action == .perform, protects(context.target) else { return }
         guard try session()?.currentUser == nil else { return }
         throw SignInNeeded()
     }
 
-    private func protects(_ key: String) -> Bool {
-        if keys.contains(key) { return true }
-        // A path route's key is the quoted path, e.g. "\"cart?tab=1\"".
-        guard key.hasPrefix("\""), key.hasSuffix("\""), key.count >= 2 else { return false }
-        let path = key.dropFirst().dropLast().split(separator: "?", maxSplits: 1).first ?? ""
-        return paths.contains { path == $0 || path.hasPrefix($0 + "/") }
+    private func protects(_ target: RouteContext.Target) -> Bool {
+        switch target {
+        case .key(let key):
+            return keys.contains(key)
+        case .path(let path):
+            // Without its query: `cart?tab=1` is the cart.
+            let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            return paths.contains { bare == $0 || bare.hasPrefix($0 + "/") }
+        }
     }
 }

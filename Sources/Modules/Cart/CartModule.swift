@@ -26,12 +26,12 @@ public struct CartModule: RouteModule {
             guard let user = try r.resolveIfRegistered(.userSession)?.currentUser else {
                 return CartBadge(count: 0)
             }
-            let cart = try r.makeDestination(to: .cart) { $0.constructCart(owner: user) }
+            let cart = try r.resolve(.cart) { $0.constructCart(owner: user) }
             return CartBadge(count: cart.items.count)
         }.dependencies(.initializer(.userSession), .initializer(.cart))
         try registry.register(.cartScreen) { r in
             guard let user = try r.resolve(.userSession).currentUser else { throw SignInNeeded() }
-            return CartPage(cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) })
+            return CartPage(cart: try r.resolve(.cart) { $0.constructCart(owner: user) })
         }.dependencies(.initializer(.userSession), .initializer(.cart))
         try registry.register(path: "cart", to: .cartScreen)
     }

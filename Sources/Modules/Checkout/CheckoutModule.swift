@@ -27,7 +27,7 @@ public struct CheckoutModule: RouteModule {
             guard let user = try r.resolve(.userSession).currentUser else { throw CheckoutFailure.signedOut }
             return CartCheckout(
                 customer: user,
-                cart: try r.makeDestination(to: .cart) { $0.constructCart(owner: user) },
+                cart: try r.resolve(.cart) { $0.constructCart(owner: user) },
                 payment: try r.lazy(.paymentProcessing),
                 history: try r.resolve(.orderHistory))
         }.dependencies(

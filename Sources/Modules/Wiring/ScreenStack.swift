@@ -122,7 +122,13 @@ public final class Navigator {
         var failure: RouteError?
         var title = ""
         try route.perform(
-            on: stack, as: widen, onSuccess: { screen in title = widen(screen).title }, onError: { failure = $0 })
+            on: stack, as: widen,
+            completion: { result in
+                switch result {
+                case .success(let screen): title = widen(screen).title
+                case .failure(let error): failure = error
+                }
+            })
         if let failure { throw failure }
         let previous = routes.last
         routes.append(

@@ -21,11 +21,7 @@ public struct ShopWiringModule: RouteModule {
         try registry.adapt(.paymentProcessing, to: .paymentGateway) { gateway in
             GatewayPaymentProcessor(gateway: gateway)
         }
-        let protected = [
-            RoutableService<any CartScreen>.cartScreen.description,
-            RoutableService<any CheckoutScreen>.checkoutScreen.description,
-            RoutableService<any ChatScreen>.chatScreen.description,
-        ]
+        let protected = [RouteKey(.cartScreen), RouteKey(.checkoutScreen), RouteKey(.chatScreen)]
         registry.addInterceptor(
             SignInRequired(keys: protected, paths: ["cart", "chat"]) { [weak registry] in
                 try registry?.makeDestinationIfRegistered(to: .userSession)

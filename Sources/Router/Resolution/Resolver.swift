@@ -87,21 +87,37 @@ public struct Resolver: ~Copyable {
         }
     }
 
-    /// Makes the destination of a module, configured by `configuring` before it is made.
+    /// Resolves the destination of a module, configured by `configuring` before it is made.
     ///
+    /// (Inside a factory every lookup is `resolve…`; code outside any lookup starts one with the
+    /// registry's `makeDestination…`.)
     /// - Parameters:
     ///   - key: The module key.
     ///   - configuring: Sets the module up, typically with a `construct…` call.
     /// - Returns: The destination.
     /// - Throws: ``RouteError``; ``RouteError/Code/invalidConfiguration`` when a required `construct…`
     ///   call was not made.
-    public mutating func makeDestination<Configuration, Destination>(
-        to key: RoutableServiceModule<Configuration, Destination>,
+    public mutating func resolve<Configuration, Destination>(
+        _ key: RoutableServiceModule<Configuration, Destination>,
         configuring: (Configuration) throws -> Void
     ) throws -> Destination {
         let entry: Entry<Destination> = try moduleEntry(for: key)
         let configuration = try configure(entry, as: Configuration.self, configuring)
         return try unsafe state.withInput(configuration) { try build(entry) }
+    }
+
+    /// Unavailable: inside a factory, every lookup is `resolve…`.
+    /// - Parameters:
+    ///   - key: The module key.
+    ///   - configuring: Sets the module up.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached.
+    @available(*, unavailable, renamed: "resolve(_:configuring:)", message: "inside a factory every lookup is resolve…")
+    public mutating func makeDestination<Configuration, Destination>(
+        to key: RoutableServiceModule<Configuration, Destination>,
+        configuring: (Configuration) throws -> Void
+    ) throws -> Destination {
+        throw RouteError.unavailable(#function)
     }
 
     // MARK: The state, as the engine's files read it

@@ -17,7 +17,7 @@
 /// routed route, or removing one that is not routed, is ``RouteError/Code/actionFailed``.
 ///
 /// A route to a narrower protocol can be shown by a presenter of a wider one with
-/// ``perform(on:as:preparation:onSuccess:onError:completion:isolation:)``:
+/// ``perform(on:as:preparation:completion:isolation:)``:
 ///
 /// ```swift
 /// let route: Route<any CartScreen> = try registry.route(to: .cartScreen)
@@ -33,7 +33,9 @@ public final class Route<Destination> {
     }
 
     private let registry: RouteRegistry
-    private let key: String
+    /// What the route leads to, for interceptors and messages.
+    private let target: RouteContext.Target
+    private var key: String { target.description }
     /// Makes the destination; `onMainActor` says whether the performing caller is isolated to the main actor.
     private let make: (_ onMainActor: Bool, _ preparation: (Destination) throws -> Void) throws -> Destination
     private let hooks: (HookMoment, Destination) -> Void
@@ -43,12 +45,12 @@ public final class Route<Destination> {
     private var shownBy: ShownBy?
 
     init(
-        registry: RouteRegistry, key: String,
+        registry: RouteRegistry, target: RouteContext.Target,
         make: @escaping (_ onMainActor: Bool, _ preparation: (Destination) throws -> Void) throws -> Destination,
         hooks: @escaping (HookMoment, Destination) -> Void
     ) {
         self.registry = registry
-        self.key = key
+        self.target = target
         self.make = make
         self.hooks = hooks
     }
@@ -59,23 +61,25 @@ public final class Route<Destination> {
         return weakDestination as? Destination
     }
 
-    /// Whether ``perform(presenter:preparation:onSuccess:onError:completion:isolation:)`` may be called now.
+    /// Whether ``perform(presenter:preparation:completion:isolation:)`` may be called now.
     public var canPerform: Bool { state == .unrouted || state == .removed }
 
-    /// Whether ``remove(preparation:onSuccess:onError:completion:)`` may be called now.
+    /// Whether ``remove(preparation:completion:)`` may be called now.
     public var canRemove: Bool { state == .routed && destination != nil }
 
     /// Makes the destination, runs the caller's preparation, the registration's hooks and the registry's
     /// interceptors, then shows it through `presenter` (or, without one, completes at once).
     ///
-    /// Every outcome reaches the handlers, which then are released; a failure before the presenter is
-    /// involved is also thrown, and every failure also reaches the registry's error handler.
+    /// **How to learn that it failed:** `completion` sees every outcome, once. A failure before the
+    /// presenter is involved is also thrown, so `try` cannot skip it; a presenter's failure, which comes
+    /// later, reaches `completion` only. (``stateDidChange`` reports states, not errors; the registry's
+    /// error handler sees every failure, for diagnostics.)
     /// - Parameters:
     ///   - presenter: Shows the destination; the route is `routed` when it calls back. Held weakly.
     ///   - preparation: The caller's property and method injection.
-    ///   - onSuccess: Called with the destination once the route is performed.
-    ///   - onError: Called with the error if the route fails.
-    ///   - completion: Called last, with the destination or the error.
+    ///   - completion: Called once, with the destination when it is shown or the error when the route
+    ///     failed, whether it failed before the presenter was involved (then the error is also thrown) or
+    ///     while presenting.
     ///   - isolation: The caller's isolation; leave the default. Performed from main-actor code, the route
     ///     may make a main-actor destination (``RouteRegistry/registerOnMainActor(_:file:line:factory:)``).
     /// - Returns: The destination (presentation may still be in progress).
@@ -85,30 +89,28 @@ public final class Route<Destination> {
     public func perform(
         presenter: (any RoutePresenter<Destination>)? = nil,
         preparation: (Destination) throws -> Void = { _ in },
-        onSuccess: ((Destination) -> Void)? = nil,
-        onError: ((RouteError) -> Void)? = nil,
         completion: ((Result<Destination, RouteError>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
         try perform(
             presentation: presenter.map { Self.presentation(on: $0, as: { $0 }) }, preparation: preparation,
-            handlers: Handlers(onSuccess: onSuccess, onError: onError, completion: completion),
+            handlers: Handlers(completion: completion),
             onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
     /// Performs the route on a presenter of a wider destination type: `widen` turns this route's destination
     /// into what the presenter shows, typically `{ $0 }` from a screen protocol to the protocol it refines.
     ///
-    /// The route otherwise behaves as ``perform(presenter:preparation:onSuccess:onError:completion:isolation:)``;
-    /// ``remove(preparation:onSuccess:onError:completion:)`` later hides the widened destination through
+    /// The route otherwise behaves as ``perform(presenter:preparation:completion:isolation:)``;
+    /// ``remove(preparation:completion:)`` later hides the widened destination through
     /// the same presenter.
     /// - Parameters:
     ///   - presenter: Shows the widened destination; the route is `routed` when it calls back. Held weakly.
     ///   - widen: Converts the destination to the presenter's type, e.g. `{ $0 }`.
     ///   - preparation: The caller's property and method injection.
-    ///   - onSuccess: Called with the destination once the route is performed.
-    ///   - onError: Called with the error if the route fails.
-    ///   - completion: Called last, with the destination or the error.
+    ///   - completion: Called once, with the destination when it is shown or the error when the route
+    ///     failed, whether it failed before the presenter was involved (then the error is also thrown) or
+    ///     while presenting.
     ///   - isolation: The caller's isolation; leave the default. Performed from main-actor code, the route
     ///     may make a main-actor destination.
     /// - Returns: The destination (presentation may still be in progress).
@@ -119,14 +121,12 @@ public final class Route<Destination> {
         on presenter: Presenter,
         as widen: @escaping (Destination) -> Presenter.Destination,
         preparation: (Destination) throws -> Void = { _ in },
-        onSuccess: ((Destination) -> Void)? = nil,
-        onError: ((RouteError) -> Void)? = nil,
         completion: ((Result<Destination, RouteError>) -> Void)? = nil,
         isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
         try perform(
             presentation: Self.presentation(on: presenter, as: widen), preparation: preparation,
-            handlers: Handlers(onSuccess: onSuccess, onError: onError, completion: completion),
+            handlers: Handlers(completion: completion),
             onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
@@ -135,7 +135,7 @@ public final class Route<Destination> {
         onMainActor: Bool
     ) throws -> Destination {
         var handlers = handlers
-        let context = RouteContext(action: .perform, key: key)
+        let context = RouteContext(action: .perform, target: target)
         let interceptors = registry.interceptors
         let made: Destination
         do {
@@ -191,19 +191,16 @@ public final class Route<Destination> {
     /// removal's own preparation.
     /// - Parameters:
     ///   - preparation: Runs on the destination before it is hidden.
-    ///   - onSuccess: Called once the destination is removed.
-    ///   - onError: Called with the error if the removal fails.
-    ///   - completion: Called last, with the outcome.
+    ///   - completion: Called once, with the outcome (a failure before the presenter is involved is also
+    ///     thrown).
     /// - Throws: ``RouteError`` with code ``RouteError/Code/actionFailed`` when the route is not performed
     ///   or its destination is gone; an error thrown by `preparation`.
     public func remove(
         preparation: (Destination) throws -> Void = { _ in },
-        onSuccess: (() -> Void)? = nil,
-        onError: ((RouteError) -> Void)? = nil,
         completion: ((Result<Void, RouteError>) -> Void)? = nil
     ) throws {
-        var handlers = RemoveHandlers(onSuccess: onSuccess, onError: onError, completion: completion)
-        let context = RouteContext(action: .remove, key: key)
+        var handlers = RemoveHandlers(completion: completion)
+        let context = RouteContext(action: .remove, target: target)
         let interceptors = registry.interceptors
         let current: Destination
         do {
@@ -259,8 +256,6 @@ public final class Route<Destination> {
     // MARK: Internals
 
     private struct Handlers {
-        var onSuccess: ((Destination) -> Void)?
-        var onError: ((RouteError) -> Void)?
         var completion: ((Result<Destination, RouteError>) -> Void)?
     }
 
@@ -291,8 +286,6 @@ public final class Route<Destination> {
     }
 
     private struct RemoveHandlers {
-        var onSuccess: (() -> Void)?
-        var onError: ((RouteError) -> Void)?
         var completion: ((Result<Void, RouteError>) -> Void)?
     }
 
@@ -335,13 +328,11 @@ public final class Route<Destination> {
     ) {
         for interceptor in interceptors { interceptor.afterPerform(context) }
         switch result {
-        case .success(let made):
+        case .success:
             for interceptor in interceptors { interceptor.afterSuccess(context) }
-            handlers.onSuccess?(made)
         case .failure(let error):
             for interceptor in interceptors { interceptor.afterError(context, error: error) }
             registry.notify(error)
-            handlers.onError?(error)
         }
         handlers.completion?(result)
         handlers = Handlers()
@@ -369,14 +360,150 @@ public final class Route<Destination> {
         switch result {
         case .success:
             for interceptor in interceptors { interceptor.afterSuccess(context) }
-            handlers.onSuccess?()
         case .failure(let error):
             for interceptor in interceptors { interceptor.afterError(context, error: error) }
             registry.notify(error)
-            handlers.onError?(error)
         }
         handlers.completion?(result)
         handlers = RemoveHandlers()
+    }
+}
+
+// Calls with the handlers a route had before it had one (`onSuccess:` and `onError:`), named so that the
+// compiler says how to write them.
+extension Route {
+    /// Unavailable: `completion` is the one handler now.
+    /// - Parameters:
+    ///   - presenter: Shows the destination.
+    ///   - preparation: The caller's property and method injection.
+    ///   - onSuccess: Replaced by `completion`.
+    ///   - onError: Replaced by `completion`.
+    ///   - completion: Called once, with the outcome.
+    ///   - isolation: The caller's isolation.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached.
+    @available(
+        *, unavailable,
+        message:
+            "onSuccess and onError are replaced by completion: perform(presenter:completion:), and a failure before presenting is also thrown"
+    )
+    @discardableResult
+    public func perform(
+        presenter: (any RoutePresenter<Destination>)? = nil, preparation: (Destination) throws -> Void = { _ in },
+        onSuccess: ((Destination) -> Void)?, onError: ((RouteError) -> Void)? = nil,
+        completion: ((Result<Destination, RouteError>) -> Void)? = nil, isolation: isolated (any Actor)? = #isolation
+    ) throws -> Destination {
+        throw RouteError.unavailable(#function)
+    }
+
+    /// Unavailable: `completion` is the one handler now.
+    /// - Parameters:
+    ///   - presenter: Shows the destination.
+    ///   - preparation: The caller's property and method injection.
+    ///   - onError: Replaced by `completion`.
+    ///   - completion: Called once, with the outcome.
+    ///   - isolation: The caller's isolation.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached.
+    @available(
+        *, unavailable,
+        message:
+            "onError is replaced by completion: perform(presenter:completion:), and a failure before presenting is also thrown"
+    )
+    @discardableResult
+    public func perform(
+        presenter: (any RoutePresenter<Destination>)? = nil, preparation: (Destination) throws -> Void = { _ in },
+        onError: ((RouteError) -> Void)?, completion: ((Result<Destination, RouteError>) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) throws -> Destination {
+        throw RouteError.unavailable(#function)
+    }
+
+    /// Unavailable: `completion` is the one handler now.
+    /// - Parameters:
+    ///   - presenter: Shows the widened destination.
+    ///   - widen: Converts the destination to the presenter's type.
+    ///   - preparation: The caller's property and method injection.
+    ///   - onSuccess: Replaced by `completion`.
+    ///   - onError: Replaced by `completion`.
+    ///   - completion: Called once, with the outcome.
+    ///   - isolation: The caller's isolation.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached.
+    @available(
+        *, unavailable,
+        message:
+            "onSuccess and onError are replaced by completion: perform(on:as:completion:), and a failure before presenting is also thrown"
+    )
+    @discardableResult
+    public func perform<Presenter: RoutePresenter>(
+        on presenter: Presenter, as widen: @escaping (Destination) -> Presenter.Destination,
+        preparation: (Destination) throws -> Void = { _ in }, onSuccess: ((Destination) -> Void)?,
+        onError: ((RouteError) -> Void)? = nil, completion: ((Result<Destination, RouteError>) -> Void)? = nil,
+        isolation: isolated (any Actor)? = #isolation
+    ) throws -> Destination {
+        throw RouteError.unavailable(#function)
+    }
+
+    /// Unavailable: `completion` is the one handler now.
+    /// - Parameters:
+    ///   - presenter: Shows the widened destination.
+    ///   - widen: Converts the destination to the presenter's type.
+    ///   - preparation: The caller's property and method injection.
+    ///   - onError: Replaced by `completion`.
+    ///   - completion: Called once, with the outcome.
+    ///   - isolation: The caller's isolation.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached.
+    @available(
+        *, unavailable,
+        message:
+            "onError is replaced by completion: perform(on:as:completion:), and a failure before presenting is also thrown"
+    )
+    @discardableResult
+    public func perform<Presenter: RoutePresenter>(
+        on presenter: Presenter, as widen: @escaping (Destination) -> Presenter.Destination,
+        preparation: (Destination) throws -> Void = { _ in }, onError: ((RouteError) -> Void)?,
+        completion: ((Result<Destination, RouteError>) -> Void)? = nil, isolation: isolated (any Actor)? = #isolation
+    ) throws -> Destination {
+        throw RouteError.unavailable(#function)
+    }
+
+    /// Unavailable: `completion` is the one handler now.
+    /// - Parameters:
+    ///   - preparation: Runs on the destination before it is hidden.
+    ///   - onSuccess: Replaced by `completion`.
+    ///   - onError: Replaced by `completion`.
+    ///   - completion: Called once, with the outcome.
+    /// - Throws: Always, should it ever be reached.
+    @available(
+        *, unavailable,
+        message:
+            "onSuccess and onError are replaced by completion: remove(completion:), and a failure before dismissing is also thrown"
+    )
+    public func remove(
+        preparation: (Destination) throws -> Void = { _ in }, onSuccess: (() -> Void)?,
+        onError: ((RouteError) -> Void)? = nil, completion: ((Result<Void, RouteError>) -> Void)? = nil
+    ) throws {
+        throw RouteError.unavailable(#function)
+    }
+
+    /// Unavailable: `completion` is the one handler now.
+    /// - Parameters:
+    ///   - preparation: Runs on the destination before it is hidden.
+    ///   - onError: Replaced by `completion`.
+    ///   - completion: Called once, with the outcome.
+    /// - Throws: Always, should it ever be reached.
+    @available(
+        *, unavailable,
+        message:
+            "onError is replaced by completion: remove(completion:), and a failure before dismissing is also thrown"
+    )
+    public func remove(
+        preparation: (Destination) throws -> Void = { _ in }, onError: ((RouteError) -> Void)?,
+        completion: ((Result<Void, RouteError>) -> Void)? = nil
+    ) throws {
+        throw RouteError.unavailable(#function)
     }
 }
 
@@ -388,7 +515,7 @@ extension RouteRegistry {
     public func route<Destination>(to key: RoutableService<Destination>) throws -> Route<Destination> {
         let entry = try lookup(reporting: false) { resolver in try resolver.entry(for: key) }
         return Route(
-            registry: self, key: key.keyDescription.full,
+            registry: self, target: .key(RouteKey(key)),
             make: { [self] onMainActor, preparation in
                 try lookup(reporting: false, onMainActor: onMainActor) { resolver in
                     // Found again where the route is performed: inside `withOverrides`, that is the
@@ -411,7 +538,7 @@ extension RouteRegistry {
     ) throws -> Route<Destination> {
         let entry = try lookup(reporting: false) { resolver in try resolver.moduleEntry(for: key) }
         return Route(
-            registry: self, key: key.keyDescription.full,
+            registry: self, target: .key(RouteKey(key)),
             make: { [self] onMainActor, preparation in
                 try makeConfigured(
                     key, configuring: configuring, preparation: preparation, reporting: false, onMainActor: onMainActor)

@@ -9,7 +9,7 @@ import Synchronization
 /// struct SignedInOnly: RouteInterceptor {
 ///     let session: any UserSession
 ///     func beforePerform(_ context: RouteContext) throws {
-///         if context.key.contains("Checkout") && !session.isSignedIn { throw NotSignedIn() }
+///         if context.leads(to: .checkoutScreen) && !session.isSignedIn { throw NotSignedIn() }
 ///     }
 /// }
 /// registry.addInterceptor(SignedInOnly(session: session))
@@ -60,13 +60,91 @@ public struct RouteContext: Sendable, CustomStringConvertible {
         case remove
     }
 
+    /// What a route leads to, as it was made.
+    public enum Target: Sendable, Hashable, CustomStringConvertible {
+        /// A route made from a key (``RouteRegistry/route(to:)``).
+        case key(RouteKey)
+        /// A route made from a path (``RouteRegistry/route(path:as:)``): the path as given, e.g.
+        /// `books/3?tab=1`.
+        case path(String)
+
+        /// The target as it reads in logs: the key's description, or the path in quotes.
+        public var description: String {
+            switch self {
+            case .key(let key): key.description
+            case .path(let path): "\"\(RouteError.displayable(path))\""
+            }
+        }
+    }
+
     /// The route action.
     public let action: Action
-    /// The key routed to, e.g. `RoutableService<ProfileScreen>`, or the path, e.g. `"books/3"`.
-    public let key: String
+    /// What the route leads to.
+    public let target: Target
+
+    /// Whether the route was made from `key`.
+    /// - Parameter key: A service key.
+    /// - Returns: True when the route's target is that key (same protocol, name and tag).
+    public func leads<Destination>(to key: RoutableService<Destination>) -> Bool {
+        target == .key(RouteKey(key))
+    }
+
+    /// Whether the route was made from `key`.
+    /// - Parameter key: A module key.
+    /// - Returns: True when the route's target is that key.
+    public func leads<Configuration, Destination>(to key: RoutableServiceModule<Configuration, Destination>) -> Bool {
+        target == .key(RouteKey(key))
+    }
+
+    /// The path of a route made from a path, without its query (`books/3` for `books/3?tab=1`); nil for a
+    /// route made from a key.
+    public var path: String? {
+        guard case .path(let path) = target else { return nil }
+        return String(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
 
     /// The context as it reads in logs: `perform RoutableService<ProfileScreen>`.
-    public var description: String { "\(action.rawValue) \(key)" }
+    public var description: String { "\(action.rawValue) \(target)" }
+
+    /// Replaced by ``target``: the key or path as text, a path in quotes.
+    @available(
+        *, unavailable,
+        message: "RouteContext.key was text; use leads(to:) for a key, path for a path, or target (.key or .path)"
+    )
+    public var key: String { target.description }
+}
+
+/// A key as a ``RouteContext`` names it: equal to another when both name the same registration key
+/// (protocol, kind, name and tag), printed as the key's description.
+public struct RouteKey: Sendable, Hashable, CustomStringConvertible {
+    let id: KeyID
+    /// The key's description, e.g. `RoutableService<ProfileScreen>`.
+    public let description: String
+
+    /// The route key of a service key.
+    /// - Parameter key: The key.
+    public init<Destination>(_ key: RoutableService<Destination>) {
+        id = key.id
+        description = key.keyDescription.full
+    }
+
+    /// The route key of a module key.
+    /// - Parameter key: The key.
+    public init<Configuration, Destination>(_ key: RoutableServiceModule<Configuration, Destination>) {
+        id = key.id
+        description = key.keyDescription.full
+    }
+
+    /// Equal when both name the same key; the description does not take part.
+    /// - Parameters:
+    ///   - lhs: A key.
+    ///   - rhs: Another key.
+    /// - Returns: Whether they name the same key.
+    public static func == (lhs: RouteKey, rhs: RouteKey) -> Bool { lhs.id == rhs.id }
+
+    /// Hashes the key's identity.
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }
 
 extension RouteRegistry {

@@ -126,7 +126,7 @@ extension RouteRegistry {
     ) throws -> Route<Destination> {
         let (route, parameters) = try matchPath(path)
         return Route(
-            registry: self, key: "\"\(path)\"",
+            registry: self, target: .path(path),
             make: { [self] onMainActor, preparation in
                 let made = try route.make(self, parameters, onMainActor) { value in
                     if let typed = value as? Destination { try preparation(typed) }

@@ -55,7 +55,7 @@ struct AccountModuleTests {
         try registry.register(.secretScreen) { _ in SecretScreen() }
         try registry.register(path: "secret/:page", to: .secretScreen)
         registry.addInterceptor(
-            SignInRequired(keys: [RoutableService<any Screen>.secretScreen.description], paths: ["secret"]) {
+            SignInRequired(keys: [RouteKey(RoutableService<any Screen>.secretScreen)], paths: ["secret"]) {
                 [weak registry] in try registry?.makeDestinationIfRegistered(to: .userSession)
             })
         try registry.seal()
