@@ -13,7 +13,9 @@ let featureTargets: [Target] = features.flatMap { feature -> [Target] in
             name: "\(feature)Feature", dependencies: ["Router", "ShopInterfaces"], path: "Sources/Modules/\(feature)"),
         .testTarget(
             name: "\(feature)FeatureTests",
-            dependencies: ["Router", "ShopInterfaces", .target(name: "\(feature)Feature"), "ShopTestSupport"],
+            dependencies: [
+                "Router", "RouterTesting", "ShopInterfaces", .target(name: "\(feature)Feature"), "ShopTestSupport",
+            ],
             path: "Tests/Features/\(feature)"),
     ]
 }
@@ -26,10 +28,14 @@ let package = Package(
     // versions on; Linux has it with every Swift 6 toolchain.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "Router", targets: ["Router"])
+        .library(name: "Router", targets: ["Router"]),
+        // A Swift Testing trait that runs a test with registrations replaced: a product of its own, so that
+        // Router itself never imports Testing.
+        .library(name: "RouterTesting", targets: ["RouterTesting"]),
     ],
     targets: [
         .target(name: "Router", swiftSettings: [.strictMemorySafety()]),
+        .target(name: "RouterTesting", dependencies: ["Router"]),
         // What the features share: the protocols, keys and values more than one feature needs.
         .target(name: "ShopInterfaces", dependencies: ["Router"], path: "Sources/Modules/Interfaces"),
         // The app wiring: loads every feature and joins what one requires to what another provides.
@@ -40,6 +46,7 @@ let package = Package(
         // Fakes of the shared protocols and a small test registry, for testing one feature alone.
         .target(name: "ShopTestSupport", dependencies: ["Router", "ShopInterfaces"], path: "Tests/Support"),
         .testTarget(name: "RouterTests", dependencies: ["Router"]),
+        .testTarget(name: "RouterTestingTests", dependencies: ["Router", "RouterTesting"]),
         // The creation protocol's state machine, explored schedule by schedule (it is internal, hence a
         // target of its own with a testable import).
         .testTarget(name: "CreationExplorerTests", dependencies: ["Router"]),

@@ -91,7 +91,7 @@ for name, folder in sorted(features.items()):
     if test is None:
         problems.append(f"{name} has no test target in Tests/Features/{folder}")
         continue
-    allow(test, {"Router", "ShopInterfaces", "ShopTestSupport", name}, f"{name}'s tests build it alone, against fakes")
+    allow(test, {"Router", "RouterTesting", "ShopInterfaces", "ShopTestSupport", name}, f"{name}'s tests build it alone, against fakes")
     no_feature_imports(test, {name})
 
 if problems:

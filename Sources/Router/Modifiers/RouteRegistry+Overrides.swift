@@ -6,6 +6,8 @@ enum OverrideContext {
     // Lookups read this task-local only while the registry family's override counter is non-zero, so an
     // app that never overrides pays one relaxed load per lookup.
     @TaskLocal static var tables: [ObjectIdentifier: SealedTable] = [:]
+    /// The innermost running `withOverridesEverywhere` call of the task, if any.
+    @TaskLocal static var everywhere: OverridesEverywhere?
 }
 
 extension RouteRegistry {
@@ -69,7 +71,17 @@ extension RouteRegistry {
     private func overrideTables(
         _ overrides: (RouteRegistry) throws -> Void
     ) throws -> (tables: [ObjectIdentifier: SealedTable], layer: OverrideLayer) {
-        let base = try table()
+        let (table, inForce) = try overrideLayer(over: try self.table(), overrides)
+        var tables = OverrideContext.tables
+        tables[ObjectIdentifier(self)] = table
+        return (tables, inForce)
+    }
+
+    /// The table of an override layer over `base`, made of what `overrides` registers, and the layer that
+    /// says whether it is still in force.
+    func overrideLayer(
+        over base: SealedTable, _ overrides: (RouteRegistry) throws -> Void
+    ) throws -> (table: SealedTable, layer: OverrideLayer) {
         let layer = RouteRegistry(maxDepth: maxDepth)
         try overrides(layer)
         // Shared instances first built under the overrides must not outlive them: the layer gets its own
@@ -94,9 +106,7 @@ extension RouteRegistry {
             throw RouteError(
                 .validationFailed, key: "RouteRegistry", reason: "The overrides have \(report.description)")
         }
-        var tables = OverrideContext.tables
-        tables[ObjectIdentifier(self)] = table
-        return (tables, inForce)
+        return (table, inForce)
     }
 }
 
@@ -105,11 +115,16 @@ extension RouteRegistry {
 /// upper half of the word), whose factories' registry calls must find the lookup they are part of.
 @usableFromInline
 final class OverrideCounter: Sendable {
-    /// Running `withOverrides` calls, plus ``asyncLookup`` for each running async lookup: zero when the
-    /// fast path may run, read with one load.
+    /// Running `withOverrides` calls and `withOverridesEverywhere` calls (anywhere in the process), plus
+    /// ``asyncLookup`` for each running async lookup: zero when the fast path may run, read with one load.
     @usableFromInline let running = Atomic<Int>(0)
     /// What one running async lookup adds to ``running``.
     static let asyncLookup = 1 << (Int.bitWidth / 2)
+
+    init() {
+        // Counts the `withOverridesEverywhere` calls already running, and is counted by those to come.
+        OverridesEverywhere.adopt(self)
+    }
 }
 
 /// Whether one `withOverrides` call is still running, and the views of child registries made over it.

@@ -223,16 +223,17 @@ extension RouteRegistry {
     func tableSlow() throws -> SealedTable {
         if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = unsafe sealedTable {
             let overrides = OverrideContext.tables
-            if overrides.isEmpty { return table }
             if let own = overrides[ObjectIdentifier(self)] { return own.inForce }
             // A parent's overrides reach this registry's lookups: a view of this registry over them.
             var ancestor = parent
-            while let current = ancestor {
+            while !overrides.isEmpty, let current = ancestor {
                 if let layer = overrides[ObjectIdentifier(current)]?.inForce, layer.layer != nil {
                     return layer.layer?.view(of: self, table: table, over: layer) ?? table
                 }
                 ancestor = current.parent
             }
+            // Overrides of every registry (a test trait's) are beneath this registry's own.
+            if let everywhere = OverrideContext.everywhere { return try everywhere.table(for: self, over: table) }
             return table
         }
         throw RouteError(

@@ -1,5 +1,6 @@
 import NotificationsFeature
 import Router
+import RouterTesting
 import ShopInterfaces
 import ShopTestSupport
 import Testing
@@ -33,5 +34,13 @@ struct NotificationsModuleTests {
             try registry.makeDestination(to: .badge)
         }
         #expect(signedIn.description == "0 (news 0)")
+    }
+
+    /// The same with the test trait: the session is replaced for the whole test, in the registry the
+    /// test makes.
+    @Test(.overriding(.userSession) { _ in FakeSession(user: "ann") })
+    func theBadgeFollowsTheTestsSession() throws {
+        let registry = try testRegistry([NotificationsModule()]) { try $0.registerFakeSession(user: nil) }
+        #expect(try registry.makeDestination(to: .badge).description == "0 (news 0)")
     }
 }

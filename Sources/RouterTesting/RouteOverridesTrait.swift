@@ -1,0 +1,67 @@
+public import Router
+public import Testing
+
+/// A Swift Testing trait that runs a test with registrations replaced in every registry the test looks up
+/// in: `@Test(.overriding(.clock) { _ in FakeClock() })`, also on a `@Suite` (then for each of its tests).
+///
+/// It runs each test inside ``Router/RouteRegistry/withOverridesEverywhere(_:operation:)``, so it follows
+/// the rules of ``Router/RouteRegistry/withOverrides(_:operation:)``: the replacements apply to the test's
+/// task and the tasks it starts only, so tests running in parallel never see each other's; each test (and
+/// each repetition, each argument of a parameterized test) gets fresh fakes; async and main-actor tests
+/// work alike. A test's own `withOverrides` is layered over the trait's, and wins.
+public struct RouteOverridesTrait: TestTrait, SuiteTrait, TestScoping {
+    private let overrides: @Sendable (RouteRegistry) throws -> Void
+
+    init(_ overrides: @escaping @Sendable (RouteRegistry) throws -> Void) {
+        self.overrides = overrides
+    }
+
+    /// On a suite, the trait applies to each of its tests, each getting fresh fakes.
+    public var isRecursive: Bool { true }
+
+    /// Runs the test with the replacements in force.
+    /// - Parameters:
+    ///   - test: The test (or suite).
+    ///   - testCase: The test case, nil for a suite.
+    ///   - function: Runs the test.
+    /// - Throws: Whatever the test throws.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await RouteRegistry.withOverridesEverywhere(overrides) { try await function() }
+    }
+}
+
+extension Trait where Self == RouteOverridesTrait {
+    /// Replaces the registration of `key` for the test, in every registry it looks up in.
+    ///
+    /// ```swift
+    /// @Test(.overriding(.clock) { _ in FakeClock() })
+    /// func theBellRingsAtNoon() throws { … }
+    /// ```
+    /// - Parameters:
+    ///   - key: The key to replace.
+    ///   - factory: Makes the replacement (transient; register a shared one with ``overrides(_:)``).
+    /// - Returns: The trait.
+    public static func overriding<Destination>(
+        _ key: RoutableService<Destination>,
+        with factory: @escaping @Sendable (inout Resolver) throws -> Destination
+    ) -> Self {
+        RouteOverridesTrait { registry in try registry.register(key, factory: factory) }
+    }
+
+    /// Replaces any number of registrations for the test, in every registry it looks up in, with the
+    /// registration API's modifiers.
+    ///
+    /// ```swift
+    /// @Test(.overrides { overrides in
+    ///     try overrides.register(.clock) { _ in FakeClock() }.scope(.singleton)
+    ///     try overrides.register(.session) { _ in FakeSession(user: "ann") }
+    /// })
+    /// ```
+    /// - Parameter register: Registers the replacements.
+    /// - Returns: The trait.
+    public static func overrides(_ register: @escaping @Sendable (RouteRegistry) throws -> Void) -> Self {
+        RouteOverridesTrait(register)
+    }
+}

@@ -1,0 +1,125 @@
+import Router
+import RouterTesting
+import Synchronization
+import Testing
+
+// The `.overriding` trait, as a test target uses it: registries made inside the tests, tests running in
+// parallel, repeated, async and on the main actor (issue 27, part 1).
+
+protocol Clock: AnyObject, Sendable {
+    var name: String { get }
+    /// How many times this instance was asked for the time.
+    func tick() -> Int
+}
+
+final class NamedClock: Clock {
+    let name: String
+    private let ticks = Atomic<Int>(0)
+    init(_ name: String) { self.name = name }
+    func tick() -> Int { ticks.add(1, ordering: .relaxed).newValue }
+}
+
+extension RoutableService where Destination == any Clock {
+    static var clock: Self { Self(declaring: (any Clock).self) }
+}
+
+/// The app's registry, made inside each test as an app's tests make it.
+func appRegistry() throws -> RouteRegistry {
+    let registry = RouteRegistry()
+    try registry.register(.clock) { _ in NamedClock("real") }.scope(.singleton)
+    try registry.seal()
+    return registry
+}
+
+struct RouteOverridesTraitTests {
+    @Test(.overriding(.clock) { _ in NamedClock("fake") })
+    func aRegistryMadeInsideTheTestGetsTheFake() throws {
+        #expect(try appRegistry().makeDestination(to: .clock).name == "fake")
+    }
+
+    @Test func withoutTheTraitTheRealRegistrationIsBack() throws {
+        #expect(try appRegistry().makeDestination(to: .clock).name == "real")
+    }
+
+    /// Many arguments of one test run in parallel: each sees its own fake, and no other argument's.
+    @Test(
+        .overrides { overrides in try overrides.register(.clock) { _ in NamedClock("mine") }.scope(.singleton) },
+        arguments: 0..<16)
+    func parallelTestCasesEachGetAFreshSingletonFake(_ index: Int) async throws {
+        let registry = try appRegistry()
+        let clock = try registry.makeDestination(to: .clock)
+        for _ in 0..<50 { await Task.yield() }
+        #expect(clock.name == "mine")
+        // A shared fake made for another test case would have been ticked by it too.
+        #expect(clock.tick() == 1)
+        #expect(try registry.makeDestination(to: .clock) === clock)
+    }
+
+    @Test(.overriding(.clock) { _ in NamedClock("left") })
+    func leftSeesOnlyItsOwnFakeWhileRightRuns() async throws {
+        for _ in 0..<200 {
+            #expect(try appRegistry().makeDestination(to: .clock).name == "left")
+            await Task.yield()
+        }
+    }
+
+    @Test(.overriding(.clock) { _ in NamedClock("right") })
+    func rightSeesOnlyItsOwnFakeWhileLeftRuns() async throws {
+        for _ in 0..<200 {
+            #expect(try await appRegistry().makeDestinationAsync(to: .clock).name == "right")
+            await Task.yield()
+        }
+    }
+
+    @MainActor
+    @Test(.overriding(.clock) { _ in NamedClock("main") })
+    func aMainActorTestGetsTheFake() throws {
+        #expect(try appRegistry().makeDestination(to: .clock).name == "main")
+    }
+
+    @Test(.overriding(.clock) { _ in NamedClock("trait") })
+    func aTestsOwnWithOverridesWinsOverTheTrait() throws {
+        let registry = try appRegistry()
+        let inner = try registry.withOverrides { overrides in
+            try overrides.register(.clock) { _ in NamedClock("inner") }
+        } operation: {
+            try registry.makeDestination(to: .clock).name
+        }
+        #expect(inner == "inner")
+        #expect(try registry.makeDestination(to: .clock).name == "trait")
+    }
+
+    @Test(.overriding(.clock) { _ in NamedClock("fake") })
+    func aDetachedTaskStartedByTheTestDoesNotSeeItsFakes() async throws {
+        let registry = try appRegistry()
+        let gate = Atomic<Bool>(false)
+        let late = Task.detached { () -> String in
+            while !gate.load(ordering: .acquiring) { await Task.yield() }
+            return try registry.makeDestination(to: .clock).name
+        }
+        gate.store(true, ordering: .releasing)
+        // A detached task does not inherit the test's overrides at all.
+        #expect(try await late.value == "real")
+    }
+}
+
+/// On a suite, the trait applies to every test of it, each with fresh fakes.
+@Suite(.overrides { overrides in try overrides.register(.clock) { _ in NamedClock("suite") }.scope(.singleton) })
+struct SuiteWideOverridesTests {
+    @Test func first() throws {
+        let clock = try appRegistry().makeDestination(to: .clock)
+        #expect(clock.name == "suite")
+        #expect(clock.tick() == 1)
+    }
+
+    @Test func second() throws {
+        let clock = try appRegistry().makeDestination(to: .clock)
+        #expect(clock.name == "suite")
+        #expect(clock.tick() == 1)
+    }
+
+    @Test(.overriding(.clock) { _ in NamedClock("test") })
+    func aTestsTraitWinsOverItsSuites() throws {
+        #expect(try appRegistry().makeDestination(to: .clock).name == "test")
+    }
+}
