@@ -7,15 +7,18 @@ extension SealedTable {
     /// fixed stride. Without it, for the benchmarks' 100 chain protocols (stride 0x1C8), 72 of 100 keys
     /// missed their home slot in a 256-slot table, so most nested lookups took the probing loop; with it, 23
     /// do, close to random keys' 19, and no stride from 8 to 4,096 bytes gives more than 34 (simulated).
+    ///
+    /// `multiplier` is the table's (see ``SealedTable/multiplier``): an odd 64-bit constant chosen when
+    /// the table is made.
     @inlinable @inline(__always)
-    static func homeSlot(_ id: KeyID, shift: Int) -> Int {
+    static func homeSlot(_ id: KeyID, shift: Int, multiplier: UInt) -> Int {
         var bits = UInt(bitPattern: id.type) &+ UInt(id.kind.rawValue)
         switch id.qualifier {
         case .none: break
         case .tag(let tag): bits ^= UInt(bitPattern: tag) &* 0x9E37_79B9
         case .name(let name): bits ^= UInt(truncatingIfNeeded: name.number) &* 0xD6E8_FEB8_6659_FD93
         }
-        return Int(bitPattern: ((bits ^ (bits &>> 7)) &* 0x9E37_79B9_7F4A_7C15) &>> UInt(truncatingIfNeeded: shift))
+        return Int(bitPattern: ((bits ^ (bits &>> 7)) &* multiplier) &>> UInt(truncatingIfNeeded: shift))
     }
 
     /// The bucket index for `id` in this table (not its parents).
@@ -24,7 +27,7 @@ extension SealedTable {
         // Unchecked reads: `slots` holds only -1 or indices into `keys`, and `mask` is `slots.count - 1`.
         unsafe slots.withUnsafeBufferPointer { slots in
             unsafe keys.withUnsafeBufferPointer { keys in
-                var slot = Self.homeSlot(id, shift: shift)
+                var slot = Self.homeSlot(id, shift: shift, multiplier: multiplier)
                 while true {
                     let index = unsafe Int(slots[slot])
                     if index < 0 { return nil }
@@ -41,7 +44,8 @@ extension SealedTable {
     func primaryRefInline(_ id: KeyID) -> Borrowed<AnyEntry>? {
         // Unchecked reads: `slots` holds only -1 or indices into `keys` (and `primaries`, of the same
         // count), and the home slot is below `slots.count` because `shift` is 64 - log2(slots.count).
-        let index = unsafe Int(slots.withUnsafeBufferPointer { unsafe $0[Self.homeSlot(id, shift: shift)] })
+        let index = unsafe Int(
+            slots.withUnsafeBufferPointer { unsafe $0[Self.homeSlot(id, shift: shift, multiplier: multiplier)] })
         if unsafe index >= 0 && keys.withUnsafeBufferPointer({ unsafe Self.same($0[index], id) }) {
             return unsafe primaries.withUnsafeBufferPointer { unsafe $0[index] }
         }

@@ -16,8 +16,13 @@ final class SealedTable: @unchecked Sendable {
     @usableFromInline let primaries: ContiguousArray<Borrowed<AnyEntry>?>
     @usableFromInline let slots: ContiguousArray<Int32>
     @usableFromInline let mask: Int
-    /// `64 - log2(slots.count)`: a key's first slot is the top bits of its hash (see ``homeSlot(_:shift:)``).
+    /// `64 - log2(slots.count)`: a key's first slot is the top bits of its hash (see
+    /// ``homeSlot(_:shift:multiplier:)``).
     @usableFromInline let shift: Int
+    /// The hash's multiplier, chosen when the table is made: of a few odd constants, the one that leaves
+    /// the fewest keys out of their home slot (a small table usually gets none), so that a lookup's probe
+    /// is one comparison whatever addresses the keys' types happen to have in this build.
+    @usableFromInline let multiplier: UInt
     /// ``ThreadContextKey/key``, copied when the table is made, so that a lookup finds its thread's context
     /// without the `swift_once` check that reading the static costs.
     @usableFromInline let contextSlot: ThreadContextKey.Slot?
@@ -129,7 +134,7 @@ final class SealedTable: @unchecked Sendable {
             case .weakSingleton, .custom: features.otherScopes = true
             }
             let id = entry.id
-            var slot = Self.homeSlot(id, shift: Self.shift(for: capacity))
+            var slot = Self.homeSlot(id, shift: Self.shift(for: capacity), multiplier: Self.multipliers[0])
             var bucket = -1
             while true {
                 let index = Int(slots[slot])
@@ -169,14 +174,24 @@ final class SealedTable: @unchecked Sendable {
             let wanted = Self.capacity(for: keys.count)
             if wanted != capacity {
                 capacity = wanted
-                slots = ContiguousArray(repeating: -1, count: capacity)
-                for (index, id) in keys.enumerated() {
-                    var slot = Self.homeSlot(id, shift: Self.shift(for: capacity))
-                    while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
-                    slots[slot] = Int32(truncatingIfNeeded: index)
-                }
+                slots = Self.layout(keys, capacity: capacity, multiplier: Self.multipliers[0]).slots
             }
         }
+        var multiplier = Self.multipliers[0]
+        // A small table tries the other multipliers while keys are out of their home slot (a large one
+        // keeps the first: trying costs a pass over its keys each, at sealing).
+        if keys.count <= 64 {
+            var best = Self.layout(keys, capacity: capacity, multiplier: multiplier)
+            for candidate in Self.multipliers.dropFirst() where best.displaced > 0 {
+                let tried = Self.layout(keys, capacity: capacity, multiplier: candidate)
+                if tried.displaced < best.displaced {
+                    best = tried
+                    multiplier = candidate
+                }
+            }
+            slots = best.slots
+        }
+        self.multiplier = multiplier
         self.keys = keys
         unsafe self.primaries = unsafe primaries
         self.slots = slots
@@ -184,6 +199,29 @@ final class SealedTable: @unchecked Sendable {
         self.shift = Self.shift(for: capacity)
         self.identifiers = identifiers
         self.features = features
+    }
+
+    /// The multipliers a table may hash with (odd, with well-mixed bits); the first is the golden ratio's.
+    static let multipliers: [UInt] = [
+        0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0xD6E8_FEB8_6659_FD93,
+        0xFF51_AFD7_ED55_8CCD, 0xC4CE_B9FE_1A85_EC53, 0x94D0_49BB_1331_11EB, 0xBF58_476D_1CE4_E5B9,
+    ]
+
+    /// The slots of `keys` (in bucket order) in a table of `capacity` slots hashed with `multiplier`, and
+    /// how many keys are not in their home slot.
+    private static func layout(
+        _ keys: ContiguousArray<KeyID>, capacity: Int, multiplier: UInt
+    ) -> (slots: ContiguousArray<Int32>, displaced: Int) {
+        var slots = ContiguousArray<Int32>(repeating: -1, count: capacity)
+        var displaced = 0
+        let shift = Self.shift(for: capacity)
+        for index in keys.indices {
+            var slot = Self.homeSlot(keys[index], shift: shift, multiplier: multiplier)
+            if slots[slot] >= 0 { displaced += 1 }
+            while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+            slots[slot] = Int32(truncatingIfNeeded: index)
+        }
+        return (slots, displaced)
     }
 
     /// The slot count for `buckets` buckets: a power of two, at least 8, at most a quarter full. (A lookup

@@ -28,8 +28,8 @@ final class AsyncLookupBinding: @unchecked Sendable {
     }
 
     /// How many async lookups run in the process. While none does, the synchronous door does not look
-    /// for one.
-    static let running = Atomic<Int>(0)
+    /// for one (it reads this through its thread's context, which holds it, without a `swift_once`).
+    static let running = AsyncLookupCount()
 
     /// The innermost running async lookup of each task that runs one, with the task's identity (see
     /// ``currentTask()``). A short list searched from its end (few tasks run lookups at the same moment,
@@ -49,13 +49,13 @@ final class AsyncLookupBinding: @unchecked Sendable {
                 lookups.append((task, binding))
             }
         }
-        running.add(1, ordering: .relaxed)
+        running.count.add(1, ordering: .relaxed)
         return (task, binding)
     }
 
     /// Ends what ``begin(_:)`` filed.
     static func end(_ filed: (task: UInt, binding: AsyncLookupBinding)) {
-        running.subtract(1, ordering: .relaxed)
+        running.count.subtract(1, ordering: .relaxed)
         lookups.withLock { lookups in
             guard let index = lookups.lastIndex(where: { $0.task == filed.task }) else { return }
             if let outer = filed.binding.outer {
@@ -71,7 +71,7 @@ final class AsyncLookupBinding: @unchecked Sendable {
     /// for another registry); nil otherwise.
     @usableFromInline
     static func joinable() -> AsyncLookupBinding? {
-        guard running.load(ordering: .relaxed) > 0, let task = currentTask() else { return nil }
+        guard running.count.load(ordering: .relaxed) > 0, let task = currentTask() else { return nil }
         return lookups.withLock { lookups in lookups.last(where: { $0.task == task })?.binding }
     }
 
@@ -85,4 +85,11 @@ final class AsyncLookupBinding: @unchecked Sendable {
             return unsafe unsafeBitCast(task, to: UInt.self)
         }
     }
+}
+
+/// The count of running async lookups (see ``AsyncLookupBinding/running``), an object so that each
+/// thread's context can hold it.
+@usableFromInline
+final class AsyncLookupCount: Sendable {
+    @usableFromInline let count = Atomic<Int>(0)
 }

@@ -3,7 +3,7 @@ extension Resolver {
 
     @inlinable
     mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
-        guard let found = unsafe tableRef.with({ unsafe $0.primaryRef(key.id, name: key.name) }) else {
+        guard let found = unsafe tableRef.with({ unsafe $0.primaryRefInline(key.id, name: key.name) }) else {
             throw missingError(for: key)
         }
         return unsafe try Entry<Destination>.borrow(found) { $0 }

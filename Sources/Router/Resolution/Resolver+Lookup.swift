@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Resolver {
     /// The one door into a lookup: every top-level lookup (registry calls, `Lazy`, `Provider`, routes,
     /// paths, identifiers, eager singletons) comes through here, so the rules are applied in one place.
@@ -42,7 +44,9 @@ extension Resolver {
                     }
                 }
             }
-            if unsafe context.running == nil, let joined = AsyncLookupBinding.joinable() {
+            if unsafe context.running == nil, context.asyncLookups.count.load(ordering: .relaxed) > 0,
+                let joined = AsyncLookupBinding.joinable()
+            {
                 return unsafe try joinAsync(joined, in: context, tableRef, reporting: registry, onMainActor, body)
             }
             return unsafe try context.begin(tableRef).with { state in

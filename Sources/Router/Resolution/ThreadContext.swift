@@ -31,6 +31,9 @@ final class ThreadContext {
     @usableFromInline let stackRange: StackRange
     /// The size of this thread's stack, for messages.
     let stackSize: Int
+    /// The process's count of running async lookups, held here so that the door reads it without a
+    /// `swift_once`.
+    @usableFromInline let asyncLookups = AsyncLookupBinding.running
     /// Whether an error or trace handler is being called on this thread; lookups made from inside one do
     /// not call the handlers again.
     @exclusivity(unchecked) @usableFromInline var inHandler = false
