@@ -28,6 +28,10 @@ public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     let key: KeyDescription
     /// How the dependency reaches the destination.
     public let kind: Kind
+    /// Whether the destination does without it when nothing is registered for the key (the factory
+    /// resolves it with `resolveIfRegistered`): sealing accepts it missing, and checks it like any other
+    /// edge when it is there.
+    public private(set) var isOptional = false
     /// Whether the library itself looks the key up, without arguments (an auto-wired initializer
     /// parameter, a key-path injection), so that sealing can report a key that takes some. A dependency
     /// declared by hand may be resolved with arguments by its factory.
@@ -44,6 +48,19 @@ public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     var lookedUpWithoutArguments: Self {
         var copy = self
         copy.isLookedUpWithoutArguments = true
+        return copy
+    }
+
+    /// This dependency, as one the destination does without when nothing is registered for its key.
+    ///
+    /// ```swift
+    /// try registry.register(.car) { r in
+    ///     CarImpl(engine: try r.resolve(.engine), radio: try r.resolveIfRegistered(.radio))
+    /// }.dependencies(.initializer(.engine), .initializer(.radio).optional)
+    /// ```
+    public var optional: Self {
+        var copy = self
+        copy.isOptional = true
         return copy
     }
 
@@ -83,7 +100,7 @@ public struct RouteDependency: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The dependency as it reads in messages, e.g. `initializer RoutableService<any Engine>`.
-    public var description: String { "\(kind.rawValue) \(key.full)" }
+    public var description: String { "\(isOptional ? "optional " : "")\(kind.rawValue) \(key.full)" }
 
     /// Dependencies are equal when they name the same key the same way.
     /// - Parameters:

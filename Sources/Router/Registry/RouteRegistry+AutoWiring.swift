@@ -33,7 +33,9 @@ extension RouteRegistry {
         var dependencies: [RouteDependency] = []
         repeat dependencies.append(.wired((each Parameter).self))
         let registration = try register(key, file: file, line: line) { resolver in
-            try initializer(repeat try resolver.resolve(RoutableService<each Parameter>(wiring: (each Parameter).self)))
+            try initializer(
+                repeat try resolver.resolveWired(
+                    (each Parameter).self, optional: (each Parameter).self is any WiredOptional.Type))
         }
         return try registration.dependencies(dependencies)
     }
@@ -52,8 +54,9 @@ extension RouteRegistry {
         _ key: RoutableService<Destination>, initializer: @escaping @Sendable (First) throws -> Destination,
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> Registration<Destination, Destination> {
-        try register(key, file: file, line: line) { r in
-            try initializer(try r.resolve(.init(wiring: First.self)))
+        let firstOptional = First.self is any WiredOptional.Type
+        return try register(key, file: file, line: line) { r in
+            try initializer(try r.resolveWired(First.self, optional: firstOptional))
         }.dependencies(.wired(First.self))
     }
 
@@ -71,8 +74,12 @@ extension RouteRegistry {
         _ key: RoutableService<Destination>, initializer: @escaping @Sendable (First, Second) throws -> Destination,
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> Registration<Destination, Destination> {
-        try register(key, file: file, line: line) { r in
-            try initializer(try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)))
+        let firstOptional = First.self is any WiredOptional.Type
+        let secondOptional = Second.self is any WiredOptional.Type
+        return try register(key, file: file, line: line) { r in
+            try initializer(
+                try r.resolveWired(First.self, optional: firstOptional),
+                try r.resolveWired(Second.self, optional: secondOptional))
         }.dependencies(.wired(First.self), .wired(Second.self))
     }
 
@@ -91,10 +98,14 @@ extension RouteRegistry {
         initializer: @escaping @Sendable (First, Second, Third) throws -> Destination,
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> Registration<Destination, Destination> {
-        try register(key, file: file, line: line) { r in
+        let firstOptional = First.self is any WiredOptional.Type
+        let secondOptional = Second.self is any WiredOptional.Type
+        let thirdOptional = Third.self is any WiredOptional.Type
+        return try register(key, file: file, line: line) { r in
             try initializer(
-                try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)),
-                try r.resolve(.init(wiring: Third.self)))
+                try r.resolveWired(First.self, optional: firstOptional),
+                try r.resolveWired(Second.self, optional: secondOptional),
+                try r.resolveWired(Third.self, optional: thirdOptional))
         }.dependencies(.wired(First.self), .wired(Second.self), .wired(Third.self))
     }
 
@@ -113,10 +124,16 @@ extension RouteRegistry {
         initializer: @escaping @Sendable (First, Second, Third, Fourth) throws -> Destination,
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> Registration<Destination, Destination> {
-        try register(key, file: file, line: line) { r in
+        let firstOptional = First.self is any WiredOptional.Type
+        let secondOptional = Second.self is any WiredOptional.Type
+        let thirdOptional = Third.self is any WiredOptional.Type
+        let fourthOptional = Fourth.self is any WiredOptional.Type
+        return try register(key, file: file, line: line) { r in
             try initializer(
-                try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)),
-                try r.resolve(.init(wiring: Third.self)), try r.resolve(.init(wiring: Fourth.self)))
+                try r.resolveWired(First.self, optional: firstOptional),
+                try r.resolveWired(Second.self, optional: secondOptional),
+                try r.resolveWired(Third.self, optional: thirdOptional),
+                try r.resolveWired(Fourth.self, optional: fourthOptional))
         }.dependencies(.wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self))
     }
 
@@ -135,11 +152,18 @@ extension RouteRegistry {
         initializer: @escaping @Sendable (First, Second, Third, Fourth, Fifth) throws -> Destination,
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> Registration<Destination, Destination> {
-        try register(key, file: file, line: line) { r in
+        let firstOptional = First.self is any WiredOptional.Type
+        let secondOptional = Second.self is any WiredOptional.Type
+        let thirdOptional = Third.self is any WiredOptional.Type
+        let fourthOptional = Fourth.self is any WiredOptional.Type
+        let fifthOptional = Fifth.self is any WiredOptional.Type
+        return try register(key, file: file, line: line) { r in
             try initializer(
-                try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)),
-                try r.resolve(.init(wiring: Third.self)), try r.resolve(.init(wiring: Fourth.self)),
-                try r.resolve(.init(wiring: Fifth.self)))
+                try r.resolveWired(First.self, optional: firstOptional),
+                try r.resolveWired(Second.self, optional: secondOptional),
+                try r.resolveWired(Third.self, optional: thirdOptional),
+                try r.resolveWired(Fourth.self, optional: fourthOptional),
+                try r.resolveWired(Fifth.self, optional: fifthOptional))
         }.dependencies(
             .wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self), .wired(Fifth.self))
     }
@@ -159,11 +183,20 @@ extension RouteRegistry {
         initializer: @escaping @Sendable (First, Second, Third, Fourth, Fifth, Sixth) throws -> Destination,
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> Registration<Destination, Destination> {
-        try register(key, file: file, line: line) { r in
+        let firstOptional = First.self is any WiredOptional.Type
+        let secondOptional = Second.self is any WiredOptional.Type
+        let thirdOptional = Third.self is any WiredOptional.Type
+        let fourthOptional = Fourth.self is any WiredOptional.Type
+        let fifthOptional = Fifth.self is any WiredOptional.Type
+        let sixthOptional = Sixth.self is any WiredOptional.Type
+        return try register(key, file: file, line: line) { r in
             try initializer(
-                try r.resolve(.init(wiring: First.self)), try r.resolve(.init(wiring: Second.self)),
-                try r.resolve(.init(wiring: Third.self)), try r.resolve(.init(wiring: Fourth.self)),
-                try r.resolve(.init(wiring: Fifth.self)), try r.resolve(.init(wiring: Sixth.self)))
+                try r.resolveWired(First.self, optional: firstOptional),
+                try r.resolveWired(Second.self, optional: secondOptional),
+                try r.resolveWired(Third.self, optional: thirdOptional),
+                try r.resolveWired(Fourth.self, optional: fourthOptional),
+                try r.resolveWired(Fifth.self, optional: fifthOptional),
+                try r.resolveWired(Sixth.self, optional: sixthOptional))
         }.dependencies(
             .wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self), .wired(Fifth.self),
             .wired(Sixth.self))
@@ -180,9 +213,53 @@ extension RoutableService {
 }
 
 extension RouteDependency {
-    /// The dependency of an auto-wired initializer parameter of type `Destination`.
+    /// The dependency of an auto-wired initializer parameter of type `Destination`: an optional one on
+    /// the wrapped type's key when `Destination` is an `Optional`.
     @inlinable
     static func wired<Destination>(_ type: Destination.Type) -> Self {
-        .initializer(RoutableService<Destination>(wiring: type)).lookedUpWithoutArguments
+        if let optional = type as? any WiredOptional.Type { return optional.wiredDependency }
+        return .initializer(RoutableService<Destination>(wiring: type)).lookedUpWithoutArguments
+    }
+}
+
+/// An auto-wired initializer parameter the destination does without: `Optional`, resolved as its wrapped
+/// type's key with ``Resolver/resolveIfRegistered(_:)`` (nil only when nothing is registered; every other
+/// failure is thrown), and declared as an optional dependency.
+@usableFromInline
+protocol WiredOptional {
+    /// The optional dependency on the wrapped type's key.
+    static var wiredDependency: RouteDependency { get }
+    /// The wrapped type's destination, or nil when nothing is registered for it, as an `Optional` in `Any`.
+    static func wiredIfRegistered(_ resolver: inout Resolver) throws -> Any
+}
+
+extension Optional: WiredOptional {
+    @usableFromInline
+    static var wiredDependency: RouteDependency {
+        RouteDependency.initializer(RoutableService<Wrapped>(wiring: Wrapped.self)).lookedUpWithoutArguments.optional
+    }
+
+    @usableFromInline
+    static func wiredIfRegistered(_ resolver: inout Resolver) throws -> Any {
+        let found: Wrapped? = try resolver.resolveIfRegistered(RoutableService<Wrapped>(wiring: Wrapped.self))
+        return found as Any
+    }
+}
+
+extension Resolver {
+    /// An auto-wired parameter of type `Parameter`: its key's destination, or, when `optional` (the
+    /// parameter is an `Optional`, decided once at registration), the wrapped key's destination or nil.
+    @inlinable @inline(__always)
+    mutating func resolveWired<Parameter>(_ type: Parameter.Type, optional: Bool) throws -> Parameter {
+        if optional { return try resolveOptionalWired(type) }
+        return try resolve(RoutableService<Parameter>(wiring: type))
+    }
+
+    @usableFromInline
+    mutating func resolveOptionalWired<Parameter>(_ type: Parameter.Type) throws -> Parameter {
+        guard let optional = type as? any WiredOptional.Type,
+            let made = try optional.wiredIfRegistered(&self) as? Parameter
+        else { return try resolve(RoutableService<Parameter>(wiring: type)) }
+        return made
     }
 }

@@ -161,6 +161,8 @@ struct Validator {
                             reason:
                                 "The adapter from \(entry.key.full) to \(target.full) has no target: \(target.full) has no router.",
                             hint: "Load the module that provides \(target.full), or remove the adapter."))
+                } else if candidates.isEmpty && dependency.isOptional {
+                    continue  // it does without: nothing to check
                 } else if candidates.isEmpty {
                     problems.append(
                         RouteError(
