@@ -97,6 +97,7 @@ extension RouteError {
             case destinationLeaked
             case exclusiveRegistration
             case mainActorRequired
+            case unusedConstructCall
         }
 
         private let value: Value
@@ -161,5 +162,8 @@ extension RouteError {
         /// sealing, a registration that is always built off the main actor (an eager singleton, an async
         /// factory) needs one.
         public static let mainActorRequired = Code(.mainActorRequired)
+        /// Reported, not thrown: a module's configuration received a `construct…` call (recorded with
+        /// ``ModuleConfiguration/recordConstruct(_:)``) that its router never read.
+        public static let unusedConstructCall = Code(.unusedConstructCall)
     }
 }

@@ -189,7 +189,9 @@ extension RouteRegistry {
                 let entry = try resolver.moduleEntry(for: key)
                 let made = try resolver.configure(entry, as: Configuration.self, configuring)
                 configuration = made
-                return try resolver.build(entry, input: made, preparation: preparation)
+                let built = try resolver.build(entry, input: made, preparation: preparation)
+                resolver.reportUnreadConstructCalls(made, of: entry)
+                return built
             }
             configuration?.finish(.success(made))
             return made

@@ -40,6 +40,20 @@ extension Resolver {
         return made
     }
 
+    /// Reports to the registry's error handler the `construct…` calls `configuration` received that its
+    /// router never read, once the destination of `entry` is made.
+    func reportUnreadConstructCalls<D>(_ configuration: ModuleConfiguration<D>, of entry: AnyEntry) {
+        let unread = configuration.unreadConstructCalls
+        guard !unread.isEmpty, let registry = table.reporter.registry else { return }
+        let calls = unread.joined(separator: ", ")
+        _ = registry.report(
+            RouteError(
+                .unusedConstructCall, key: entry.key.full,
+                reason:
+                    "The configuration of \(entry.key.full) received \(calls), which its router never read.",
+                hint: "Read it in the factory with require(_:setBy:), or stop making the call."))
+    }
+
     // MARK: The build pipeline
 
     /// Returns the destination of `entry`, shared or made according to its scope.

@@ -103,7 +103,9 @@ public struct Resolver: ~Copyable {
     ) throws -> Destination {
         let entry: Entry<Destination> = try moduleEntry(for: key)
         let configuration = try configure(entry, as: Configuration.self, configuring)
-        return try unsafe state.withInput(configuration) { try build(entry) }
+        let made = try unsafe state.withInput(configuration) { try build(entry) }
+        reportUnreadConstructCalls(configuration, of: entry)
+        return made
     }
 
     /// Unavailable: inside a factory, every lookup is `resolve…`.

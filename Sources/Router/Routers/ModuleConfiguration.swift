@@ -32,8 +32,34 @@ nonisolated open class ModuleConfiguration<Destination> {
     /// Called last, with the destination or the error.
     public var completionHandler: ((Result<Destination, RouteError>) -> Void)?
 
+    /// The `construct…` calls the caller made (recorded by ``recordConstruct(_:)``), and those the router
+    /// read (through ``require(_:setBy:)``): a call made and never read is reported.
+    private var constructed: [String] = []
+    private var consumed: Set<String> = []
+
     /// Makes an empty configuration.
     public required init() {}
+
+    /// Records that the caller made the `construct…` call `call`: call it from each `construct…` method.
+    /// A call made and never read by the router (through ``require(_:setBy:)``) is reported to the
+    /// registry's error handler once the destination is made, as ``RouteError/Code/unusedConstructCall``
+    /// naming the key and the call; the lookup itself succeeds.
+    ///
+    /// ```swift
+    /// func constructCart(owner: String) {
+    ///     self.owner = owner
+    ///     recordConstruct()   // "constructCart(owner:)"
+    /// }
+    /// ```
+    /// - Parameter call: The call as it reads in code; the default is the calling method's name.
+    public final func recordConstruct(_ call: String = #function) {
+        if !constructed.contains(call) { constructed.append(call) }
+    }
+
+    /// The recorded `construct…` calls the router never read, in the order made.
+    var unreadConstructCalls: [String] {
+        constructed.filter { !consumed.contains($0) }
+    }
 
     /// Returns a value a `construct…` call should have set, or throws an `invalidConfiguration` error that
     /// names the call when it was not made.
@@ -44,6 +70,7 @@ nonisolated open class ModuleConfiguration<Destination> {
     /// - Returns: The unwrapped value.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidConfiguration`` when `value` is nil.
     public final func require<Value>(_ value: Value?, setBy call: String) throws -> Value {
+        consumed.insert(call)
         guard let value else { throw MissingConstructCall(call: call) }
         return value
     }
