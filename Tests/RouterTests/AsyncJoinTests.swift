@@ -24,6 +24,19 @@ extension RoutableService where Destination == any Joined {
     static var joined: Self { Self(declaring: (any Joined).self) }
 }
 
+/// The code of the `RouteError` an async lookup of `key` throws, run as a bounded scenario on a pool of
+/// its own; nil when it returns (or hangs, which the hang detector records).
+func asyncLookupErrorCode<Destination>(_ registry: RouteRegistry, _ key: RoutableService<Destination>)
+    -> RouteError.Code?
+{
+    let code = TestLocked<RouteError.Code?>(nil)
+    asyncScenarioFinishes {
+        let found = await routeErrorCode { _ = try await registry.makeDestinationAsync(to: key) }
+        code.withLock { $0 = found }
+    }
+    return code.withLock { $0 }
+}
+
 /// The code of the `RouteError` `body` throws; nil when it returns.
 func routeErrorCode(_ body: () async throws -> Void) async -> RouteError.Code? {
     do {
@@ -51,12 +64,7 @@ struct AsyncJoinTests {
             return JoinedImpl("a")
         }.scope(.singleton)
         try registry.seal()
-        let code = TestLocked<RouteError.Code?>(nil)
-        asyncScenarioFinishes {
-            let found = await routeErrorCode { _ = try await registry.makeDestinationAsync(to: a) }
-            code.withLock { $0 = found }
-        }
-        #expect(code.withLock { $0 } == .circularDependency)
+        #expect(asyncLookupErrorCode(registry, a) == .circularDependency)
     }
 
     @Test func aSynchronousRegistryCallInsideAnAsyncFactoryJoinsTheLookup() async throws {
@@ -97,12 +105,7 @@ struct AsyncJoinTests {
             JoinedImpl(try await registry.makeDestinationAsync(to: a).name + "b")
         }
         try registry.seal()
-        let code = TestLocked<RouteError.Code?>(nil)
-        asyncScenarioFinishes {
-            let found = await routeErrorCode { _ = try await registry.makeDestinationAsync(to: a) }
-            code.withLock { $0 = found }
-        }
-        #expect(code.withLock { $0 } == .circularDependency)
+        #expect(asyncLookupErrorCode(registry, a) == .circularDependency)
     }
 
     @Test func aSingletonThatAsksForItselfFromInsideAnAsyncFactoryFailsWithACycle() throws {
@@ -117,12 +120,7 @@ struct AsyncJoinTests {
             return JoinedImpl(try registry.makeDestination(to: s).name)
         }
         try registry.seal()
-        let code = TestLocked<RouteError.Code?>(nil)
-        asyncScenarioFinishes {
-            let found = await routeErrorCode { _ = try await registry.makeDestinationAsync(to: t) }
-            code.withLock { $0 = found }
-        }
-        #expect(code.withLock { $0 } == .circularDependency)
+        #expect(asyncLookupErrorCode(registry, t) == .circularDependency)
     }
 
     @Test func aChildTaskOfAnAsyncFactoryRunsALookupOfItsOwn() async throws {
