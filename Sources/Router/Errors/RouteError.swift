@@ -98,6 +98,7 @@ extension RouteError {
             case exclusiveRegistration
             case mainActorRequired
             case unusedConstructCall
+            case injectedOutsideLookup
         }
 
         private let value: Value
@@ -165,5 +166,8 @@ extension RouteError {
         /// Reported, not thrown: a module's configuration received a `construct…` call (recorded with
         /// ``ModuleConfiguration/recordConstruct(_:)``) that its router never read.
         public static let unusedConstructCall = Code(.unusedConstructCall)
+        /// An ``Injected`` property was initialized outside any lookup (its object was not made by a
+        /// factory the registry runs), so there was nothing to resolve it from.
+        public static let injectedOutsideLookup = Code(.injectedOutsideLookup)
     }
 }

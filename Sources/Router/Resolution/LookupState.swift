@@ -87,6 +87,24 @@ final class LookupState {
         unsafe frames.current = parent
     }
 
+    /// Records that an ``Injected`` property failed to resolve while the innermost factory (if any) runs,
+    /// keeping the first failure. The graph is started so that the factory's return takes the branch that
+    /// checks for it (see `Resolver.runFactory`), and so that the lookup's finish does.
+    func recordFailedInjection(_ error: any Error) {
+        if unsafe frames.failedInjection == nil { unsafe frames.failedInjection = (error, frames.top) }
+        if unsafe preparations.graphRef == nil { startGraph() }
+    }
+
+    /// Takes the recorded failure of an ``Injected`` property if it belongs to the factory in `frame`
+    /// (nil: any, when the lookup finishes).
+    @usableFromInline
+    func takeFailedInjection(in frame: UnsafeMutablePointer<Frame>?) -> (any Error)? {
+        guard let failed = unsafe frames.failedInjection else { return nil }
+        if let frame = unsafe frame, unsafe failed.frame != frame { return nil }
+        unsafe frames.failedInjection = nil
+        return unsafe failed.error
+    }
+
     /// Whether the lookup has anything to run when it ends: a graph (queued preparations) or a claim.
     @inlinable
     var needsFinishing: Bool {
@@ -161,6 +179,7 @@ final class LookupState {
         guard idle else { return problems }
         if unsafe frames.top != nil || frames.depth != 0 { problems.append("frames left on an idle state") }
         if unsafe frames.injecting != 0 || frames.inputRef != nil { problems.append("input left on an idle state") }
+        if unsafe frames.failedInjection != nil { problems.append("a failed injection left on an idle state") }
         if unsafe preparations.graphRef != nil { problems.append("graph left on an idle state") }
         if unsafe preparations.sharedFloor != -1 || preparations.preparationTop != nil
             || preparations.callerPreparationPending || preparations.reachedUnfinishedAncestor
@@ -369,6 +388,11 @@ struct FrameStack {
     /// How many factories have returned, and the last one's registration (for the trace).
     @usableFromInline var constructions = 0
     @usableFromInline var lastConstructed: ObjectIdentifier?
+    /// An ``Injected`` property that failed to resolve, and the frame of the factory that was running
+    /// (nil outside any factory): that factory's lookup fails with it once the factory returns, or the
+    /// lookup does when it finishes. Set by `LookupState.recordFailedInjection`, which also starts the
+    /// graph, so that only the slow branch after a factory (`graphRef != nil`) looks at it.
+    @usableFromInline var failedInjection: (error: any Error, frame: UnsafeMutablePointer<Frame>?)?
 
     @usableFromInline init() {}
 }

@@ -197,9 +197,14 @@ extension Resolver {
         do {
             made = try entry.factory(&self)
         } catch {
+            if unsafe graphRef != nil { _ = unsafe state.takeFailedInjection(in: frame) }
             throw wrap(error, entry, stage: "factory")
         }
-        if unsafe graphRef != nil { unsafe record(made, entry, node: frame.pointee.node) }
+        if unsafe graphRef != nil {
+            // An `@Injected` property of the object failed: the lookup fails as if the factory had thrown.
+            if let failed = unsafe state.takeFailedInjection(in: frame) { throw wrap(failed, entry, stage: "factory") }
+            unsafe record(made, entry, node: frame.pointee.node)
+        }
         return made
     }
 

@@ -213,7 +213,9 @@ extension Resolver {
 
     @usableFromInline
     mutating func finishLookupSlow() throws {
+        if let failed = unsafe state.takeFailedInjection(in: nil) { throw failed }
         try drain(from: 0)
+        if let failed = unsafe state.takeFailedInjection(in: nil) { throw failed }
         guard let transaction = unsafe state.existingTransaction else { return }
         unsafe transaction.publishHeld(by: ObjectIdentifier(state))
         if unsafe state.context.outer == nil { try transaction.commit() }

@@ -1,0 +1,140 @@
+/// A property of a registry-built class, resolved when the object is made: inside the factory that makes
+/// it, joining that factory's lookup.
+///
+/// ```swift
+/// final class ProfileModel {
+///     @Injected(.session) var session: any Session
+///     @Injected(.analytics) var analytics: (any Analytics)?  // nil only when nothing is registered
+/// }
+///
+/// try registry.register(.profile) { _ in ProfileModel() }
+///     .dependencies(.initializer(.session), .initializer(.analytics).optional)
+/// ```
+///
+/// The property is resolved in its initializer, on the thread (or in the async factory) that runs the
+/// factory, so it takes part in that lookup exactly as `r.resolve` would: graph-scoped objects are
+/// shared with it, a cycle back to an object still being made is a `circularDependency` error, the depth
+/// guard applies, and overrides (`withOverrides`, the test trait) are seen.
+///
+/// **A failure fails the lookup, not the process.** When the dependency cannot be resolved, the factory
+/// still returns (a property initializer cannot throw), and the engine then fails the factory's lookup
+/// with the dependency's ``RouteError``, as if the factory had thrown it: the half-made object is dropped,
+/// never handed to the caller nor kept as a shared instance. The optional form resolves to nil only when
+/// nothing is registered for the key; every other failure fails the lookup too.
+///
+/// **Where it is the wrong tool.** It needs a running lookup, so an object made outside one (by `init()`
+/// in a test, a SwiftUI preview, another library) has nothing to resolve from: its ``projectedValue``
+/// (`$session`) is an ``RouteError/Code/injectedOutsideLookup`` error that names the key and the fix, and
+/// reading the property then stops the program with that message. Such objects should take their
+/// dependencies as initializer parameters (`register(_:initializer:)` auto-wires those). A wrapped
+/// property cannot be `let`, so a `Sendable` class cannot hold one (a `Sendable` struct or an actor can);
+/// use an initializer parameter there too. Validation sees the dependency when the registration declares
+/// it with `.dependencies(…)`, as for any lookup a factory makes.
+@propertyWrapper
+public struct Injected<Value> {
+    private let resolution: Result<Value, RouteError>
+
+    /// Resolves `key` in the lookup that is making the enclosing object.
+    ///
+    /// - Parameter key: The key to resolve.
+    public init(_ key: RoutableService<Value>) {
+        resolution = Resolver.injected(key, optional: false).flatMap { found in
+            // Resolved without the optional form: a value, or the failure.
+            found.map { .success($0) } ?? .failure(Resolver.injectedMissing(key))
+        }
+    }
+
+    /// Resolves `key` in the lookup that is making the enclosing object, or gives nil when nothing is
+    /// registered for it. Every other failure fails the lookup.
+    ///
+    /// - Parameter key: The key to resolve.
+    public init<Wrapped>(_ key: RoutableService<Wrapped>) where Value == Wrapped? {
+        resolution = Resolver.injected(key, optional: true).map { $0 }
+    }
+
+    /// The resolved dependency.
+    ///
+    /// Reading it when the resolution failed stops the program with the failure's message: inside a
+    /// registry's factory that happens only if the object's own initializer reads it after the failure
+    /// (the lookup fails once the factory returns); otherwise only for an object made outside any lookup.
+    /// ``projectedValue`` tells the two states apart without stopping.
+    public var wrappedValue: Value {
+        switch resolution {
+        case .success(let value): return value
+        case .failure(let error): Self.unresolved(error)
+        }
+    }
+
+    /// The resolution: the dependency, or the ``RouteError`` that kept it from being resolved (for
+    /// example ``RouteError/Code/injectedOutsideLookup`` for an object made outside any lookup).
+    public var projectedValue: Result<Value, RouteError> { resolution }
+
+    /// Stops the program for a read of a dependency that was never resolved. Not reachable from an
+    /// object a lookup returned: a failed resolution fails that lookup, so the object is dropped.
+    private static func unresolved(_ error: RouteError) -> Never {
+        preconditionFailure("\(error)")
+    }
+}
+
+extension Injected: Sendable where Value: Sendable {}
+
+extension Resolver {
+    /// The door for ``Injected``: resolves `key` in the lookup running on this thread, or in the async
+    /// lookup the current task runs, and records a failure in that lookup so that it fails once the
+    /// running factory returns. `optional`: nil when nothing is registered.
+    ///
+    /// Not inlined and never on a lookup's fast path: a property wrapper's resolution is a lookup from
+    /// inside a factory, which is the slow, joined door anyway.
+    static func injected<Destination>(
+        _ key: RoutableService<Destination>, optional: Bool
+    ) -> Result<Destination?, RouteError> {
+        // Borrowed: the thread-local slot keeps the context alive until the thread ends.
+        unsafe ThreadContext.currentRef().with { context in
+            if let running = unsafe context.running {
+                // Borrowed: the door that started the running lookup keeps its state alive until it ends,
+                // which is after this call returns.
+                return unsafe running.with { state in inject(key, optional: optional, in: state) }
+            }
+            if let joined = AsyncLookupBinding.joinable() {
+                return context.withRunning(joined.state) { inject(key, optional: optional, in: joined.state) }
+            }
+            return .failure(outsideLookup(key))
+        }
+    }
+
+    private static func inject<Destination>(
+        _ key: RoutableService<Destination>, optional: Bool, in state: LookupState
+    ) -> Result<Destination?, RouteError> {
+        var resolver = Resolver(state: state)
+        do {
+            return .success(optional ? try resolver.resolveIfRegistered(key) : try resolver.resolve(key))
+        } catch {
+            state.recordFailedInjection(error)
+            if let routeError = error as? RouteError { return .failure(routeError) }
+            return .failure(
+                RouteError(
+                    .factoryFailed, key: key.description, path: resolver.pathTo(key.keyDescription.short),
+                    reason: "The lookup of \(key.description) for an @Injected property was interrupted.",
+                    underlyingError: error))
+        }
+    }
+
+    /// The error for a non-optional ``Injected`` whose key resolved to nothing; unreachable in practice,
+    /// as only the optional form asks for nil.
+    static func injectedMissing<Destination>(_ key: RoutableService<Destination>) -> RouteError {
+        RouteError(
+            .unregisteredKey, key: key.description, path: [key.keyDescription.short],
+            reason: "No router is registered for \(key.description).")
+    }
+
+    /// The error for an ``Injected`` property of an object made outside any lookup.
+    static func outsideLookup<Destination>(_ key: RoutableService<Destination>) -> RouteError {
+        RouteError(
+            .injectedOutsideLookup, key: key.description, path: [key.keyDescription.short],
+            reason:
+                "@Injected(\(key.description)) was initialized outside any lookup, so there is no registry to resolve it from.",
+            hint:
+                "Make the object in a factory the registry runs (registry.register(…) { _ in Object() }), or pass the dependency as an initializer parameter where the object is made by hand (tests, previews)."
+        )
+    }
+}

@@ -1,0 +1,4 @@
+import Router
+
+// The article's examples take an engine and a radio for granted.
+// include: CarParts
