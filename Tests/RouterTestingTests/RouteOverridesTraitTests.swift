@@ -123,3 +123,31 @@ struct SuiteWideOverridesTests {
         #expect(try appRegistry().makeDestination(to: .clock).name == "test")
     }
 }
+
+/// A model with an `@Injected` clock, as the swift-dependencies migration guide ports one.
+final class ClockedModel {
+    @Injected(.clock) var clock: any Clock
+    var stamp: String { "time by \(clock.name)" }
+}
+extension RoutableService<ClockedModel> {
+    static var clockedModel: Self { Self(declaring: ClockedModel.self) }
+}
+
+struct InjectedPropertyOverrideTraitTests {
+    private func registry() throws -> RouteRegistry {
+        let registry = RouteRegistry()
+        try registry.register(.clock) { _ in NamedClock("real") }.scope(.singleton)
+        try registry.register(.clockedModel) { _ in ClockedModel() }.dependencies(.initializer(.clock))
+        try registry.seal()
+        return registry
+    }
+
+    @Test(.overriding(.clock) { _ in NamedClock("fake") })
+    func anInjectedPropertySeesTheTraitsFake() throws {
+        #expect(try registry().makeDestination(to: .clockedModel).stamp == "time by fake")
+    }
+
+    @Test func withoutTheTraitAnInjectedPropertyGetsTheRealOne() throws {
+        #expect(try registry().makeDestination(to: .clockedModel).stamp == "time by real")
+    }
+}
