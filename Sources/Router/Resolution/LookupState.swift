@@ -25,6 +25,15 @@ final class LookupState {
     /// What the lookup shares with other lookups: its creation transaction, the custom-scope generations it
     /// uses, the snapshot its `Lazy`s and `Provider`s read.
     @exclusivity(unchecked) @usableFromInline var creation = CreationScope()
+    /// An ``Injected`` property that failed to resolve, with the frame of the factory that was running:
+    /// that factory's lookup fails with it once the factory returns, or the lookup does when it finishes.
+    /// Set by `recordFailedInjection`, which also starts the graph, so that only the branch after a factory
+    /// that a graph already sends slow (`graphRef != nil`) looks at it. Here rather than in `FrameStack`,
+    /// which stays a plain value: a reference in it made each copy of the frames retain.
+    @exclusivity(unchecked) var failedInjection: FailedInjection?
+    /// Whether `failedInjection` is set: what the engine's hot branches test, as a plain load (testing the
+    /// reference itself retained and released it).
+    @exclusivity(unchecked) @usableFromInline var hasFailedInjection = false
 
     init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool = false) {
         unsafe context = LookupContext(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
@@ -91,7 +100,10 @@ final class LookupState {
     /// keeping the first failure. The graph is started so that the factory's return takes the branch that
     /// checks for it (see `Resolver.runFactory`), and so that the lookup's finish does.
     func recordFailedInjection(_ error: any Error) {
-        if unsafe frames.failedInjection == nil { unsafe frames.failedInjection = (error, frames.top) }
+        if unsafe failedInjection == nil {
+            unsafe failedInjection = FailedInjection(error: error, frame: UInt(bitPattern: frames.top))
+            unsafe hasFailedInjection = true
+        }
         if unsafe preparations.graphRef == nil { startGraph() }
     }
 
@@ -99,10 +111,11 @@ final class LookupState {
     /// (nil: any, when the lookup finishes).
     @usableFromInline
     func takeFailedInjection(in frame: UnsafeMutablePointer<Frame>?) -> (any Error)? {
-        guard let failed = unsafe frames.failedInjection else { return nil }
-        if let frame = unsafe frame, unsafe failed.frame != frame { return nil }
-        unsafe frames.failedInjection = nil
-        return unsafe failed.error
+        guard let failed = unsafe failedInjection else { return nil }
+        if let frame = unsafe frame, failed.frame != UInt(bitPattern: frame) { return nil }
+        unsafe failedInjection = nil
+        unsafe hasFailedInjection = false
+        return failed.error
     }
 
     /// Whether the lookup has anything to run when it ends: a graph (queued preparations) or a claim.
@@ -139,6 +152,10 @@ final class LookupState {
             unsafe preparations.graphRef = nil
         }
         unsafe frames = FrameStack()
+        if unsafe hasFailedInjection {
+            unsafe failedInjection = nil
+            unsafe hasFailedInjection = false
+        }
         unsafe preparations.reset()
         if unsafe creation.hasExtras {
             for seen in unsafe creation.scopeGenerations { seen.scope.leave(seen.generation) }
@@ -179,7 +196,7 @@ final class LookupState {
         guard idle else { return problems }
         if unsafe frames.top != nil || frames.depth != 0 { problems.append("frames left on an idle state") }
         if unsafe frames.injecting != 0 || frames.inputRef != nil { problems.append("input left on an idle state") }
-        if unsafe frames.failedInjection != nil { problems.append("a failed injection left on an idle state") }
+        if unsafe failedInjection != nil || hasFailedInjection { problems.append("a failed injection left on an idle state") }
         if unsafe preparations.graphRef != nil { problems.append("graph left on an idle state") }
         if unsafe preparations.sharedFloor != -1 || preparations.preparationTop != nil
             || preparations.callerPreparationPending || preparations.reachedUnfinishedAncestor
@@ -388,13 +405,22 @@ struct FrameStack {
     /// How many factories have returned, and the last one's registration (for the trace).
     @usableFromInline var constructions = 0
     @usableFromInline var lastConstructed: ObjectIdentifier?
-    /// An ``Injected`` property that failed to resolve, and the frame of the factory that was running
-    /// (nil outside any factory): that factory's lookup fails with it once the factory returns, or the
-    /// lookup does when it finishes. Set by `LookupState.recordFailedInjection`, which also starts the
-    /// graph, so that only the slow branch after a factory (`graphRef != nil`) looks at it.
-    @usableFromInline var failedInjection: (error: any Error, frame: UnsafeMutablePointer<Frame>?)?
 
     @usableFromInline init() {}
+}
+
+/// An ``Injected`` property that failed to resolve, and the address of the frame of the factory that was
+/// running (0 outside any factory), only compared, never followed. A class, so that the check after every
+/// factory of a lookup with a graph is one load and one comparison.
+@usableFromInline
+final class FailedInjection {
+    let error: any Error
+    let frame: UInt
+
+    init(error: any Error, frame: UInt) {
+        self.error = error
+        self.frame = frame
+    }
 }
 
 /// One running factory, kept on the call stack: the chain of frames is the lookup's path while no

@@ -99,10 +99,9 @@ extension Resolver {
         do {
             made = try await factory(&self)
         } catch {
-            _ = unsafe state.takeFailedInjection(in: frame)
             throw wrap(error, entry, stage: "factory")
         }
-        if let failed = unsafe state.takeFailedInjection(in: frame) { throw wrap(failed, entry, stage: "factory") }
+        if unsafe state.hasFailedInjection { try throwFailedInjection(of: entry, node: -1) }
         unsafe state.frames.constructions &+= 1
         unsafe state.frames.lastConstructed = ObjectIdentifier(entry)
         unsafe record(made, entry, node: frame.pointee.node)

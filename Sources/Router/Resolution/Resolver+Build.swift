@@ -166,7 +166,7 @@ extension Resolver {
             let made: Destination
             do {
                 // Wraps a failure while the frame is still pushed, so the error's path ends at this object.
-                made = unsafe try runFactory(entry, in: framePointer)
+                made = unsafe try runFactoryWithoutGraph(entry, in: framePointer)
             } catch {
                 unsafe leaveFrame(framePointer, parentNode: parentNode)
                 throw error
@@ -197,15 +197,55 @@ extension Resolver {
         do {
             made = try entry.factory(&self)
         } catch {
-            if unsafe graphRef != nil { _ = unsafe state.takeFailedInjection(in: frame) }
             throw wrap(error, entry, stage: "factory")
         }
         if unsafe graphRef != nil {
-            // An `@Injected` property of the object failed: the lookup fails as if the factory had thrown.
-            if let failed = unsafe state.takeFailedInjection(in: frame) { throw wrap(failed, entry, stage: "factory") }
             unsafe record(made, entry, node: frame.pointee.node)
+            // An `@Injected` property of the object failed: the lookup fails as if the factory had thrown.
+            // (Checked after `record`, which it undoes: before it, the check cost the transient path registers.)
+            if unsafe state.hasFailedInjection { try unsafe throwFailedInjection(of: entry, node: frame.pointee.node) }
         }
         return made
+    }
+
+    /// ``runFactory(_:in:)`` for a factory that starts with no graph (`constructPlain`): a graph its own
+    /// lookups start is rare, so what it then needs is out of line, and the hot path's function stays
+    /// small (the inlined recording cost every nested transient lookup registers).
+    @inlinable @inline(__always)
+    mutating func runFactoryWithoutGraph<Destination>(
+        _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>
+    ) throws -> Destination {
+        let made: Destination
+        do {
+            made = try entry.factory(&self)
+        } catch {
+            throw wrap(error, entry, stage: "factory")
+        }
+        if unsafe graphRef != nil { try unsafe recordAfterGraphStarted(made, entry, in: frame) }
+        return made
+    }
+
+    /// What ``runFactory(_:in:)`` does once a graph exists, for ``runFactoryWithoutGraph(_:in:)``.
+    @usableFromInline @inline(never)
+    mutating func recordAfterGraphStarted<Destination>(
+        _ made: Destination, _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>
+    ) throws {
+        unsafe record(made, entry, node: frame.pointee.node)
+        if unsafe state.hasFailedInjection { try unsafe throwFailedInjection(of: entry, node: frame.pointee.node) }
+    }
+
+    /// Fails the running factory (the top frame) with the failure of one of its object's `@Injected`
+    /// properties, if one is recorded for it, taking back the preparation `record` queued for the dropped
+    /// object (node `node`). Out of line: rare, and kept off the hot path's code.
+    @usableFromInline
+    mutating func throwFailedInjection(of entry: AnyEntry, node: Int32) throws {
+        guard let failed = unsafe state.takeFailedInjection(in: top) else { return }
+        if let graph, node >= 0, unsafe graph.pending.count > 0,
+            unsafe graph.pending[graph.pending.count - 1].node == node
+        {
+            unsafe graph.pending.removeSuffix(from: graph.pending.count - 1)
+        }
+        throw wrap(failed, entry, stage: "factory")
     }
 
     /// Whether this level looks for a factory that is already running on the path: at each of the first

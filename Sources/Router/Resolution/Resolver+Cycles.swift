@@ -95,6 +95,10 @@ extension Resolver {
     @usableFromInline
     mutating func wrap(_ error: any Error, _ entry: AnyEntry, stage: String) -> any Error {
         // `mutating` only so that inlined callers pass the resolver by reference (no copy per level).
+        // A factory that threw (the top frame) drops the `@Injected` failure recorded for it, if any: its own
+        // error is the one reported, and no record of a frame that no longer exists may stay behind. Here,
+        // in the call the throwing path already makes, so the hot path's code is unchanged.
+        if unsafe state.hasFailedInjection && stage == "factory" { _ = unsafe state.takeFailedInjection(in: top) }
         if error is RouteError || error is DeferToEnclosingLookup { return error }
         if let mismatch = error as? RootMismatch {
             return mismatch.routeError(key: entry.key, path: pathHere(entry.key.short))

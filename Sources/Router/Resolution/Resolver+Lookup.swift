@@ -213,9 +213,14 @@ extension Resolver {
 
     @usableFromInline
     mutating func finishLookupSlow() throws {
-        if let failed = unsafe state.takeFailedInjection(in: nil) { throw failed }
+        // An `@Injected` property that failed outside any factory (or in a preparation) fails the lookup.
+        if unsafe state.hasFailedInjection, let failed = unsafe state.takeFailedInjection(in: nil) {
+            throw failed
+        }
         try drain(from: 0)
-        if let failed = unsafe state.takeFailedInjection(in: nil) { throw failed }
+        if unsafe state.hasFailedInjection, let failed = unsafe state.takeFailedInjection(in: nil) {
+            throw failed
+        }
         guard let transaction = unsafe state.existingTransaction else { return }
         unsafe transaction.publishHeld(by: ObjectIdentifier(state))
         if unsafe state.context.outer == nil { try transaction.commit() }
