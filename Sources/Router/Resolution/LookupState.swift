@@ -196,7 +196,9 @@ final class LookupState {
         guard idle else { return problems }
         if unsafe frames.top != nil || frames.depth != 0 { problems.append("frames left on an idle state") }
         if unsafe frames.injecting != 0 || frames.inputRef != nil { problems.append("input left on an idle state") }
-        if unsafe failedInjection != nil || hasFailedInjection { problems.append("a failed injection left on an idle state") }
+        if unsafe failedInjection != nil || hasFailedInjection {
+            problems.append("a failed injection left on an idle state")
+        }
         if unsafe preparations.graphRef != nil { problems.append("graph left on an idle state") }
         if unsafe preparations.sharedFloor != -1 || preparations.preparationTop != nil
             || preparations.callerPreparationPending || preparations.reachedUnfinishedAncestor
