@@ -1,0 +1,30 @@
+import Foundation
+import PackagePlugin
+
+/// Generates, at build time, the benchmark sources too long to keep in git: each `GeneratedServices<n>`
+/// library's 2,500 services, and the RouterBenchmarks executable's index of them and its s8 chain. The
+/// generator is the `ServiceGenerator` executable of this package; its output is the same on every run,
+/// so SwiftPM reruns it only when the generator changes.
+@main
+struct GenerateBenchmarkSources: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+        let generator = try context.tool(named: "ServiceGenerator").url
+        func command(_ arguments: [String], writing file: String) -> Command {
+            let output = context.pluginWorkDirectoryURL.appending(path: file)
+            return .buildCommand(
+                displayName: "Generating \(file) for \(target.name)", executable: generator,
+                arguments: arguments + [output.path], inputFiles: [generator], outputFiles: [output])
+        }
+        let prefix = "GeneratedServices"
+        if target.name.hasPrefix(prefix), let module = Int(target.name.dropFirst(prefix.count)) {
+            return [command(["services", String(module)], writing: "\(target.name).swift")]
+        }
+        if target.name == "RouterBenchmarks" {
+            return [
+                command(["index"], writing: "GeneratedIndex.swift"),
+                command(["chain"], writing: "Chain.swift"),
+            ]
+        }
+        return []
+    }
+}
