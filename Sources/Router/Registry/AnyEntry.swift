@@ -6,6 +6,8 @@ class AnyEntry: @unchecked Sendable {
     let id: KeyID
     let key: KeyDescription
     @usableFromInline let scope: Scope
+    /// `scope.isShared`, kept here so that the lookup reads a flag of the entry it already holds.
+    @usableFromInline let isShared: Bool
     let order: Int
     let dependencies: [RouteDependency]
     let isDefault: Bool
@@ -48,6 +50,7 @@ class AnyEntry: @unchecked Sendable {
         self.id = id
         self.key = key
         self.scope = scope
+        self.isShared = scope.isShared
         self.order = order
         self.dependencies = dependencies
         self.isDefault = isDefault

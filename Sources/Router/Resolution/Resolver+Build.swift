@@ -117,7 +117,7 @@ extension Resolver {
         if let graphRef = unsafe graphRef {
             // Borrowed: the state owns the graph for the whole lookup.
             let found = unsafe try graphRef.with { graph -> Destination? in
-                if injecting > 0 || entry.scope.isShared, let closed = try closeCycle(entry, in: graph) {
+                if injecting > 0 || entry.isShared, let closed = try closeCycle(entry, in: graph) {
                     return closed
                 }
                 if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
