@@ -1,0 +1,1 @@
+../../../Sources/RouterBenchmarks/Services.swift
