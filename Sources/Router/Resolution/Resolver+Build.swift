@@ -166,7 +166,7 @@ extension Resolver {
             let made: Destination
             do {
                 // Wraps a failure while the frame is still pushed, so the error's path ends at this object.
-                made = unsafe try runFactoryWithoutGraph(entry, in: framePointer)
+                made = unsafe try runFactory(entry, in: framePointer, recordsInline: false)
             } catch {
                 unsafe leaveFrame(framePointer, parentNode: parentNode)
                 throw error
@@ -189,9 +189,13 @@ extension Resolver {
     /// Runs the factory of the object in `frame`, naming the registration in its error, and records the
     /// object if a graph exists (the factory's own lookups may have started one), so that a queued
     /// preparation closing a cycle back to it gets this instance.
+    ///
+    /// `recordsInline: false` is for a factory that starts with no graph (`constructPlain`): a graph its own
+    /// lookups start is rare, so the recording is then a call, and the hot path's function stays small
+    /// (inlined, the recording cost every nested transient lookup registers).
     @inlinable @inline(__always)
     mutating func runFactory<Destination>(
-        _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>
+        _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>, recordsInline: Bool = true
     ) throws -> Destination {
         let made: Destination
         do {
@@ -199,33 +203,19 @@ extension Resolver {
         } catch {
             throw wrap(error, entry, stage: "factory")
         }
-        if unsafe graphRef != nil {
-            unsafe record(made, entry, node: frame.pointee.node)
-            // An `@Injected` property of the object failed: the lookup fails as if the factory had thrown.
-            // (Checked after `record`, which it undoes: before it, the check cost the transient path registers.)
-            if unsafe state.hasFailedInjection { try unsafe throwFailedInjection(of: entry, node: frame.pointee.node) }
+        guard unsafe graphRef != nil else { return made }
+        guard recordsInline else {
+            try unsafe recordAfterGraphStarted(made, entry, in: frame)
+            return made
         }
+        unsafe record(made, entry, node: frame.pointee.node)
+        // An `@Injected` property of the object failed: the lookup fails as if the factory had thrown.
+        // (Checked after `record`, which it undoes: before it, the check cost the transient path registers.)
+        if unsafe state.hasFailedInjection { try unsafe throwFailedInjection(of: entry, node: frame.pointee.node) }
         return made
     }
 
-    /// ``runFactory(_:in:)`` for a factory that starts with no graph (`constructPlain`): a graph its own
-    /// lookups start is rare, so what it then needs is out of line, and the hot path's function stays
-    /// small (the inlined recording cost every nested transient lookup registers).
-    @inlinable @inline(__always)
-    mutating func runFactoryWithoutGraph<Destination>(
-        _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>
-    ) throws -> Destination {
-        let made: Destination
-        do {
-            made = try entry.factory(&self)
-        } catch {
-            throw wrap(error, entry, stage: "factory")
-        }
-        if unsafe graphRef != nil { try unsafe recordAfterGraphStarted(made, entry, in: frame) }
-        return made
-    }
-
-    /// What ``runFactory(_:in:)`` does once a graph exists, for ``runFactoryWithoutGraph(_:in:)``.
+    /// What ``runFactory(_:in:recordsInline:)`` does once a graph exists, as a call.
     @usableFromInline @inline(never)
     mutating func recordAfterGraphStarted<Destination>(
         _ made: Destination, _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>
