@@ -202,6 +202,20 @@ struct InjectedPropertyTests {
         #expect(garage.$radio.failure?.code == .injectedOutsideLookup)
     }
 
+    @Test func anObjectAFactoryMakesOnAnotherThreadIsOutsideTheLookupAndSaysSo() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }
+            try registry.register(.workshop) { _ in
+                // Made on another thread while the factory waits: that thread runs no lookup.
+                let made = Mutex<InjectedGarage?>(nil)
+                finishesOnItsOwnThread { made.withLock { $0 = InjectedGarage() } }
+                return made.withLock { $0 } ?? InjectedGarage()
+            }
+        }
+        let garage = try #require(try registry.makeDestination(to: .workshop) as? InjectedGarage)
+        #expect(garage.$engine.failure?.code == .injectedOutsideLookup)
+    }
+
     @Test func overridesAreSeenByInjectedProperties() throws {
         let registry = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8(horsepower: 100) }
