@@ -134,9 +134,11 @@ struct DepthGuardTests {
         // No count limit to speak of: only the stack guard can stop this one.
         let registry = try chain(kind, length: 20_000, maxDepth: 1_000_000)
         let error = resolvesOrStops(registry, length: 20_000, stackSize: 256 * 1_024)
-        #expect(
-            error?.reason.contains("would overflow this thread's stack of 256 KiB") == true,
-            "\(String(describing: error))")
+        // The stack the thread really has: glibc may hand a new thread a cached stack up to four times the
+        // size asked for (seen once: "this thread's stack of 1024 KiB" for a 256 KiB request).
+        let named = error?.reason.firstMatch(of: /would overflow this thread's stack of (\d+) KiB/)
+        let kibibytes = named.flatMap { Int($0.1) } ?? 0
+        #expect((256...1_024).contains(kibibytes), "\(String(describing: error))")
         // The registry is unharmed: a short tail still resolves.
         #expect(try registry.makeDestination(to: .link.named("19990")).length == 10)
     }
