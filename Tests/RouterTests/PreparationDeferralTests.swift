@@ -48,6 +48,29 @@ struct PreparationDeferralTests {
         #expect(runs.value == 2, "run once up to the deferral, then again whole")
     }
 
+    /// A preparation that declares its edge is deferred before it runs: its own code never catches
+    /// anything the engine throws, and runs once, whole.
+    @Test func aPreparationThatDeclaresItsEdgeNeverSeesTheEngineUnwindIt() throws {
+        let runs = Counter()
+        let caught = Counter()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.deferredSettings) { _ in DeferredSettingsImpl() }
+                .scope(.singleton)
+                .preparing(declaring: .property(.deferredScreen)) { settings, r in
+                    runs.increment()
+                    do { settings.screen = try r.resolve(.deferredScreen) } catch { caught.increment() }
+                }
+            // A singleton too: a declared edge from a singleton to a graph-scoped key is a captive dependency.
+            try registry.register(.deferredScreen) { r in
+                DeferredScreenImpl(settings: try r.resolve(.deferredSettings))
+            }.scope(.singleton)
+        }
+        let screen = try registry.makeDestination(to: .deferredScreen)
+        #expect(screen.settings.screen === screen)
+        #expect(caught.value == 0)
+        #expect(runs.value == 1)
+    }
+
     /// The same with the deferral caught and turned into the user's own error.
     @Test func aPreparationThatRethrowsTheDeferralAsItsOwnErrorStillGetsTheObject() throws {
         struct Missing: Error {}

@@ -21,6 +21,9 @@ extension Resolver {
     /// Runs the registration's injections (cycle-closing ones last), then its finish hook.
     @inlinable
     mutating func prepare<Destination>(_ made: Destination, _ entry: Entry<Destination>) throws {
+        // Inside a shared build's drain, a declared edge to an object an enclosing factory is still making
+        // defers the whole preparation before it runs (see `deferIfWaiting`).
+        if sharedFloor >= 0 { try deferIfWaiting(entry) }
         // Two passes instead of a list of the closing ones: no allocation, and `closesCycle` depends only on
         // the ancestors of the object being prepared, which the injections do not change. The first pass
         // remembers the closing ones in a bit mask (the first 64; any later ones are checked again).
@@ -65,6 +68,25 @@ extension Resolver {
             try injection.apply(made, &self)
         } catch {
             throw wrap(error, entry, stage: "preparation")
+        }
+    }
+
+    /// Defers the preparation of `entry`'s object to the enclosing lookup's drain, before any of it runs,
+    /// when one of its declared property edges leads to an object on the path, below the shared floor,
+    /// whose factory has not returned: the condition under which resolving that edge would unwind the
+    /// preparation (see `unbuiltAncestor`). So a preparation that declares its edges never sees the engine
+    /// unwind it, and runs once, whole. Undeclared lookups are left to the lookup itself. Out of line, and
+    /// reading the entry's declared edges here, so that the preparation's inlined loop stays as it was.
+    @usableFromInline
+    mutating func deferIfWaiting(_ entry: AnyEntry) throws {
+        guard let graph else { return }
+        for dependency in entry.dependencies where dependency.kind == .property {
+            guard let target = table.primary(dependency.id, name: dependency.key.name),
+                let found = graph.ancestor(of: current, entry: target),
+                unsafe graph.nodes[Int(found)].instance < 0, found < sharedFloor
+            else { continue }
+            unsafe state.preparations.deferralRequested = true
+            throw DeferToEnclosingLookup()
         }
     }
 
