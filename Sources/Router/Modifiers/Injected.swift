@@ -38,10 +38,7 @@ public struct Injected<Value> {
     ///
     /// - Parameter key: The key to resolve.
     public init(_ key: RoutableService<Value>) {
-        resolution = Resolver.injected(key, optional: false).flatMap { found in
-            // Resolved without the optional form: a value, or the failure.
-            found.map { .success($0) } ?? .failure(Resolver.injectedMissing(key))
-        }
+        resolution = Resolver.injected(key) { resolver in try resolver.resolve(key) }
     }
 
     /// Resolves `key` in the lookup that is making the enclosing object, or gives nil when nothing is
@@ -49,7 +46,7 @@ public struct Injected<Value> {
     ///
     /// - Parameter key: The key to resolve.
     public init<Wrapped>(_ key: RoutableService<Wrapped>) where Value == Wrapped? {
-        resolution = Resolver.injected(key, optional: true).map { $0 }
+        resolution = Resolver.injected(key) { resolver in try resolver.resolveIfRegistered(key) }
     }
 
     /// The resolved dependency.
@@ -76,38 +73,39 @@ public struct Injected<Value> {
     }
 }
 
+/// A wrapper holds only its resolution, so it crosses actors when its value does.
 extension Injected: Sendable where Value: Sendable {}
 
 extension Resolver {
-    /// The door for ``Injected``: resolves `key` in the lookup running on this thread, or in the async
-    /// lookup the current task runs, and records a failure in that lookup so that it fails once the
-    /// running factory returns. `optional`: nil when nothing is registered.
+    /// The door for ``Injected``: runs `lookup` (a resolution of `key`) in the lookup running on this
+    /// thread, or in the async lookup the current task runs, and records a failure in that lookup so that
+    /// it fails once the running factory returns.
     ///
     /// Not inlined and never on a lookup's fast path: a property wrapper's resolution is a lookup from
     /// inside a factory, which is the slow, joined door anyway.
-    static func injected<Destination>(
-        _ key: RoutableService<Destination>, optional: Bool
-    ) -> Result<Destination?, RouteError> {
+    static func injected<Destination, Found>(
+        _ key: RoutableService<Destination>, _ lookup: (inout Resolver) throws -> Found
+    ) -> Result<Found, RouteError> {
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.
         unsafe ThreadContext.currentRef().with { context in
             if let running = unsafe context.running {
                 // Borrowed: the door that started the running lookup keeps its state alive until it ends,
                 // which is after this call returns.
-                return unsafe running.with { state in inject(key, optional: optional, in: state) }
+                return unsafe running.with { state in inject(key, lookup, in: state) }
             }
             if let joined = AsyncLookupBinding.joinable() {
-                return context.withRunning(joined.state) { inject(key, optional: optional, in: joined.state) }
+                return context.withRunning(joined.state) { inject(key, lookup, in: joined.state) }
             }
             return .failure(outsideLookup(key))
         }
     }
 
-    private static func inject<Destination>(
-        _ key: RoutableService<Destination>, optional: Bool, in state: LookupState
-    ) -> Result<Destination?, RouteError> {
+    private static func inject<Destination, Found>(
+        _ key: RoutableService<Destination>, _ lookup: (inout Resolver) throws -> Found, in state: LookupState
+    ) -> Result<Found, RouteError> {
         var resolver = Resolver(state: state)
         do {
-            return .success(optional ? try resolver.resolveIfRegistered(key) : try resolver.resolve(key))
+            return .success(try lookup(&resolver))
         } catch {
             state.recordFailedInjection(error)
             if let routeError = error as? RouteError { return .failure(routeError) }
@@ -117,14 +115,6 @@ extension Resolver {
                     reason: "The lookup of \(key.description) for an @Injected property was interrupted.",
                     underlyingError: error))
         }
-    }
-
-    /// The error for a non-optional ``Injected`` whose key resolved to nothing; unreachable in practice,
-    /// as only the optional form asks for nil.
-    static func injectedMissing<Destination>(_ key: RoutableService<Destination>) -> RouteError {
-        RouteError(
-            .unregisteredKey, key: key.description, path: [key.keyDescription.short],
-            reason: "No router is registered for \(key.description).")
     }
 
     /// The error for an ``Injected`` property of an object made outside any lookup.

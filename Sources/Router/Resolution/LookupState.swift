@@ -108,7 +108,8 @@ final class LookupState {
     }
 
     /// Takes the recorded failure of an ``Injected`` property if it belongs to the factory in `frame`
-    /// (nil: any, when the lookup finishes).
+    /// (nil: any, when the lookup finishes). `frame`'s address is only compared with the one recorded,
+    /// never followed, so a frame that has since been popped cannot be read through it.
     @usableFromInline
     func takeFailedInjection(in frame: UnsafeMutablePointer<Frame>?) -> (any Error)? {
         guard let failed = unsafe failedInjection else { return nil }
