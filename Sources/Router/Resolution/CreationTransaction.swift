@@ -1,3 +1,18 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The creation protocol bound to threads and tasks: a lookup's handle (`CreationTransaction`), the lock and
+// condition every handle runs the pure `CreationMachine` under (`CreationCoordinator`), and the cells the
+// instances it creates are kept in (`CreationCell` and its subclasses). The machine stays in its own file so
+// that the explorer drives it alone.
+
 /// The creation transaction of one top-level lookup: its handle in the creation protocol.
 ///
 /// The protocol itself is ``CreationMachine``, a state machine with no threads of its own; this type binds
@@ -239,3 +254,194 @@ struct Ref<Object: AnyObject>: Hashable {
 typealias EngineCreationMachine = CreationMachine<
     Ref<CreationCell>, Ref<CreationTransaction>, ObjectIdentifier, Publication, RouteError
 >
+
+// MARK: - The lock
+
+/// The bookkeeping lock of the creation protocol, and the condition threads wait on for another
+/// transaction's instance.
+///
+/// It guards the ``CreationMachine`` (who builds which shared instance, who waits for whom, groups, what
+/// is held) and provisional instances. It is never held while user code runs: factories and preparations
+/// run outside it, so a factory may wait for another thread's lookup of any other registration.
+enum CreationCoordinator {
+    // nonisolated(unsafe): the pointers are set once, here, and only ever passed to pthread calls, which
+    // synchronise themselves.
+    nonisolated(unsafe) private static let state:
+        (mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) = {
+            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+            unsafe pthread_mutex_init(mutex, nil)
+            let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+            unsafe pthread_cond_init(condition, nil)
+            return unsafe (mutex, condition)
+        }()
+
+    /// The creation protocol's state, for every registry: read and written only while holding the lock.
+    // nonisolated(unsafe): read and written only between the lock and unlock in `run`, and in `wait`,
+    // which is called only inside `run`.
+    nonisolated(unsafe) private static var machine = EngineCreationMachine()
+
+    /// Async lookups waiting for a transaction's instance, suspended: each resumes when the machine says
+    /// its wait ended, as a waiting thread wakes.
+    // nonisolated(unsafe): read and written only while holding the lock (in `park` and `wake`, which are
+    // called only inside `run`).
+    nonisolated(unsafe) private static var parked: [Parked] = []
+
+    /// A suspended async lookup: its transaction, and the continuation that resumes it.
+    private typealias Parked = (txn: Ref<CreationTransaction>, waiter: CheckedContinuation<Void, Never>)
+
+    /// Runs `body` holding the lock, with the creation machine, then wakes the waiting threads and async
+    /// lookups if the machine says a wait ended. `body` must not call user code.
+    static func run<Result>(_ body: (inout EngineCreationMachine) throws -> Result) rethrows -> Result {
+        unsafe pthread_mutex_lock(state.mutex)
+        defer {
+            #if DEBUG
+                // A broken invariant is a bug of this library, never of the caller: stop where it happened.
+                // Checked while the machine is small (the check walks all of it, and a chain of a thousand
+                // shared instances in one lookup would make every event quadratic); the explorer checks
+                // every state.
+                if unsafe machine.size <= 64 {
+                    let problems = unsafe machine.invariantViolations()
+                    assert(problems.isEmpty, "creation machine: \(problems.joined(separator: "; "))")
+                }
+            #endif
+            let resumed = unsafe wake(&machine)
+            unsafe pthread_mutex_unlock(state.mutex)
+            for waiter in resumed { waiter.resume() }
+        }
+        return unsafe try body(&machine)
+    }
+
+    /// Waits until another thread wakes the waiters; call inside ``run(_:)``, in a loop that looks at the
+    /// machine again after each return. Wakes the others first if the machine says a wait ended (a merge
+    /// may have done so just before this thread waits); when that resumes parked async lookups, it
+    /// returns at once instead of waiting, having released the lock while it resumed them.
+    static func wait(_ machine: inout EngineCreationMachine) {
+        let resumed = wake(&machine)
+        guard resumed.isEmpty else {
+            // Resumed without the lock: a task executor may run the task before `resume` returns, and the
+            // task may take the lock.
+            unsafe pthread_mutex_unlock(state.mutex)
+            for waiter in resumed { waiter.resume() }
+            unsafe pthread_mutex_lock(state.mutex)
+            return
+        }
+        unsafe pthread_cond_wait(state.condition, state.mutex)
+    }
+
+    /// Suspends the async lookup of `txn`, whose wait the machine just recorded, until the wait ends;
+    /// call inside ``run(_:)``, with the continuation of the suspending task.
+    static func park(_ txn: CreationTransaction, _ waiter: CheckedContinuation<Void, Never>) {
+        unsafe parked.append((Ref(txn), waiter))
+    }
+
+    /// If the machine says a wait ended: wakes the waiting threads, and takes the parked async lookups
+    /// whose wait ended off the list, for the caller to resume once it released the lock.
+    private static func wake(_ machine: inout EngineCreationMachine) -> [CheckedContinuation<Void, Never>] {
+        guard machine.takeWake() else { return [] }
+        unsafe pthread_cond_broadcast(state.condition)
+        guard unsafe !parked.isEmpty else { return [] }
+        var resumed: [CheckedContinuation<Void, Never>] = []
+        var still: [Parked] = []
+        for entry in unsafe parked {
+            if machine.isWaiting(entry.txn) { still.append(entry) } else { resumed.append(entry.waiter) }
+        }
+        unsafe parked = still
+        return resumed
+    }
+}
+
+// MARK: - Cells
+
+/// Storage for one shared instance whose creation a ``CreationTransaction`` owns while it runs.
+///
+/// Who builds it is the ``CreationMachine``'s to know; provisional instances are guarded by
+/// ``CreationCoordinator``'s lock; a published instance is read without any lock (see the subclasses).
+@usableFromInline
+class CreationCell: @unchecked Sendable {
+    // @unchecked: `entry` and the subclasses' provisional values are read and written only while holding
+    // `CreationCoordinator`'s lock; published values synchronise themselves.
+    /// The registration the cell belongs to, for messages (not retained: the entry outlives its cells'
+    /// use in a lookup).
+    nonisolated(unsafe) unowned(unsafe) var entry: AnyEntry?
+
+    init() {}
+
+    /// Whether an instance is published. Takes no lock.
+    var isPublished: Bool { false }
+
+    /// The instance built but not yet published, as `Any`; call with the coordinator's lock held.
+    var provisionalAny: Any? { nil }
+
+    /// Forgets the provisional instance; call with the coordinator's lock held.
+    func discardProvisional() {}
+}
+
+/// Holds one shared instance (a singleton, one registration's instance in a custom scope, a `Lazy`'s value).
+///
+/// It is built by one ``CreationTransaction`` at a time and published with a releasing store of `ready`
+/// once it is fully prepared, so a read after that is one acquiring load and takes no lock.
+@usableFromInline
+final class SharedCell<Value>: CreationCell, @unchecked Sendable {
+    // @unchecked: `value` is written once, before the releasing store to `ready`, and read only after an
+    // acquiring load of `ready` returned true; `provisional` is guarded by the coordinator's lock.
+    @usableFromInline let ready = Atomic<Bool>(false)
+    // Unchecked: the publication protocol above orders every access; a dynamic exclusivity check on each
+    // singleton read would cost more than the read.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: Value?
+    @exclusivity(unchecked) nonisolated(unsafe) var provisional: Value?
+
+    @usableFromInline
+    override init() {}
+
+    /// The instance, if it was published; takes no lock.
+    @inlinable
+    var instance: Value? {
+        unsafe ready.load(ordering: .acquiring) ? value : nil
+    }
+
+    override var isPublished: Bool { ready.load(ordering: .acquiring) }
+
+    override var provisionalAny: Any? { unsafe provisional }
+
+    override func discardProvisional() { unsafe provisional = nil }
+
+    /// Publishes the instance. Called once, with the coordinator's lock held, by the cell's owner.
+    func publish(_ made: Value) {
+        unsafe value = made
+        unsafe provisional = nil
+        ready.store(true, ordering: .releasing)
+    }
+}
+
+/// Holds a weakly shared instance: shared while somebody holds it, built again after release.
+final class WeakCell: CreationCell, @unchecked Sendable {
+    // @unchecked: `state` is locked; `provisional` is guarded by the coordinator's lock.
+    private struct State: @unchecked Sendable {
+        // @unchecked: the object is the user's shared instance, handed to every thread that looks the key
+        // up, exactly as a singleton is; the weak reference itself is only touched inside `state`'s lock.
+        weak var object: AnyObject?
+    }
+    private let state = Locked(State())
+    nonisolated(unsafe) private var provisional: AnyObject?
+
+    override var isPublished: Bool { state.withLock { $0.object != nil } }
+
+    override var provisionalAny: Any? { unsafe provisional }
+
+    override func discardProvisional() { unsafe provisional = nil }
+
+    /// Records the instance built but not yet published; call with the coordinator's lock held.
+    func setProvisional(_ made: Any) { unsafe provisional = made as AnyObject }
+
+    /// The live instance, if any, as `Value`.
+    func live<Value>(as type: Value.Type) -> Value? {
+        state.withLock { $0.object } as? Value
+    }
+
+    /// Publishes a new instance; the cell holds it weakly. Called with the coordinator's lock held.
+    func publish<Value>(_ made: Value) {
+        unsafe provisional = nil
+        let fresh = State(object: made as AnyObject)
+        state.withLock { $0 = fresh }
+    }
+}

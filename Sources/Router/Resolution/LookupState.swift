@@ -19,8 +19,8 @@ final class LookupState {
     @exclusivity(unchecked) @usableFromInline var context: LookupContext
     /// The factories running in the lookup, innermost on top: pushed and popped by `construct`.
     @exclusivity(unchecked) @usableFromInline var frames = FrameStack()
-    /// The graph, once the lookup needs one, and the preparations queued in it: written by
-    /// `Resolver+Preparation.swift` and `Resolver+Shared.swift`.
+    /// The graph, once the lookup needs one, the preparations queued in it, and the flags a shared build
+    /// reads to hold or defer them.
     @exclusivity(unchecked) @usableFromInline var preparations = PreparationQueue()
     /// What the lookup shares with other lookups: its creation transaction, the custom-scope generations it
     /// uses, the snapshot its `Lazy`s and `Provider`s read.
@@ -519,5 +519,14 @@ struct CreationScope {
         detachedCells.removeAll()
         snapshot = nil
         hasExtras = false
+    }
+}
+
+extension LookupState {
+    /// The creation transaction of this lookup (or the one it is nested in), if one was made.
+    var existingTransaction: CreationTransaction? {
+        var root = self
+        while let outer = unsafe root.context.outer?.object { root = outer }
+        return unsafe root.creation.ownTransaction
     }
 }

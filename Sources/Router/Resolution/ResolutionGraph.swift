@@ -121,6 +121,63 @@ final class ResolutionGraph {
     }
 }
 
+// MARK: - Filling and emptying a lookup's graph
+
+extension Resolver {
+    /// Records a made object in the graph and queues its preparation.
+    @inlinable
+    mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
+        guard let graphRef = unsafe graphRef, node >= 0 else { return }
+        unsafe graphRef.with { graph in
+            let index = unsafe Int32(graph.instances.count)
+            unsafe graph.instances.append(made)
+            unsafe graph.nodes[Int(node)].instance = index
+            if entry.scope.kind == .graph {
+                unsafe graph.graphScoped.append((ObjectIdentifier(entry), index))
+            }
+            if entry.needsPreparation {
+                // Unowned: the table keeps the entry alive for longer than the lookup.
+                unsafe graph.pending.append(
+                    .init(node: node) { [unowned(unsafe) entry] resolver in unsafe try resolver.prepare(made, entry) })
+            }
+        }
+    }
+
+    /// Queues a preparation for the object whose factory is running now.
+    mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
+        if graph == nil { unsafe state.startGraph() }
+        unsafe graph?.pending.append(.init(node: current, run: run))
+    }
+
+    /// Runs queued preparations from `mark` on, including those they queue, then forgets them.
+    @usableFromInline
+    mutating func drain(from mark: Int) throws {
+        guard let graphRef = unsafe graphRef else { return }
+        // Borrowed: the state owns the graph until the lookup ends.
+        unsafe try graphRef.with { graph in
+            defer {
+                unsafe graph.pending.removeSuffix(from: mark)
+            }
+            var index = mark
+            while unsafe index < graph.pending.count {
+                let item = unsafe graph.pending[index]
+                index += 1
+                try runPending(item, graph: graph)
+                if mark == 0 { unsafe state.preparations.completed = index }
+            }
+        }
+    }
+
+    /// Runs one queued preparation inside the object it prepares.
+    mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
+        // A preparation's lookups are nested inside the object it prepares.
+        let nested = unsafe item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
+        let entered = unsafe state.enterPreparation(of: item.node, depth: nested)
+        defer { unsafe state.leavePreparation(entered) }
+        try item.run(&self)
+    }
+}
+
 /// A growable list in memory the graph owns, for the graph's per-lookup lists.
 ///
 /// `Array` would do, but emptying an array for the next lookup goes through `replaceSubrange`, a large

@@ -180,3 +180,120 @@ enum StackPointer {
         return unsafe _withUnprotectedUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
     }
 }
+
+// MARK: - Starting and ending lookups
+
+extension ThreadContext {
+    /// The primary state when a lookup may start on it straight away: no lookup runs on this thread, the
+    /// primary state is free, and no handler is being called.
+    @inlinable @inline(__always)
+    var idlePrimary: Borrowed<LookupState>? {
+        unsafe running == nil && !primaryBusy && !inHandler ? primary : nil
+    }
+
+    /// Starts a lookup of `tableRef` on this thread: the spare state, or a new one, nested in the running
+    /// lookup if there is one.
+    @inlinable @inline(__always)
+    func begin(_ tableRef: Borrowed<SealedTable>) -> Borrowed<LookupState> {
+        // The common case, inline: no lookup runs on this thread, and its primary state is free.
+        if unsafe running == nil && !primaryBusy && !inHandler, let primary = unsafe primary {
+            unsafe primaryBusy = true
+            unsafe primary.with { state in
+                unsafe state.context.tableRef = tableRef
+                unsafe (state.context.maxDepth, state.context.tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+                unsafe state.context.onMainActor = false
+            }
+            unsafe running = primary
+            return unsafe primary
+        }
+        return unsafe beginSlow(tableRef)
+    }
+
+    @usableFromInline
+    func beginSlow(_ tableRef: Borrowed<SealedTable>) -> Borrowed<LookupState> {
+        let tracing = unsafe !inHandler && tableRef.with { $0.isTracing }
+        let made: Borrowed<LookupState>
+        if unsafe !primaryBusy, let primary = unsafe primary {
+            unsafe primaryBusy = true
+            unsafe made = unsafe primary
+            unsafe primary.with {
+                unsafe $0.restart(tableRef: tableRef, stackRange: stackRange, tracing: tracing)
+            }
+        } else {
+            let state = unsafe LookupState(tableRef: tableRef, stackRange: stackRange)
+            unsafe state.context.tracing = tracing
+            if unsafe primary == nil {
+                unsafe primary = Borrowed.retained(state)
+                unsafe primaryBusy = true
+            } else {
+                unsafe nested.append(state)
+            }
+            unsafe made = unsafe Borrowed(state)
+        }
+        unsafe made.with { state in
+            unsafe state.context.outer = unsafe running
+            // A lookup nested in a main-actor one runs on the same thread, inside it.
+            unsafe state.context.onMainActor = unsafe running?.with { unsafe $0.context.onMainActor } ?? false
+        }
+        unsafe running = made
+        return unsafe made
+    }
+
+    /// Ends the lookup `state` started by ``begin(_:)``, keeping the thread's primary state for the next one.
+    @inlinable @inline(__always)
+    func end(_ state: LookupState) {
+        if unsafe state.context.outer == nil && state.isClean && primary?.opaque == running?.opaque {
+            #if DEBUG
+                let problems = state._checkInvariants(idle: true)
+                assert(problems.isEmpty, "lookup state: \(problems.joined(separator: "; "))")
+            #endif
+            unsafe running = nil
+            unsafe primaryBusy = false
+            return
+        }
+        endSlow(state)
+    }
+
+    @usableFromInline
+    func endSlow(_ state: LookupState) {
+        unsafe running = unsafe state.context.outer
+        state.reset()
+        if unsafe primary?.opaque == Borrowed(state).opaque {
+            unsafe primaryBusy = false
+        } else if let index = unsafe nested.lastIndex(where: { $0 === state }) {
+            unsafe nested.remove(at: index)
+        }
+    }
+
+    /// Runs `body` with `state` (an async lookup's, which moves between threads) as this thread's running
+    /// lookup, measured against this thread's stack, then restores the lookup that was running.
+    @inline(__always)
+    func withRunning<Result>(_ state: LookupState, _ body: () throws -> Result) rethrows -> Result {
+        let outer = unsafe running
+        unsafe state.context.stackRange = stackRange
+        unsafe running = unsafe Borrowed(state)
+        defer { unsafe running = outer }
+        return try body()
+    }
+
+    /// Hands a failed lookup's error to `registry`'s error handler, unless a handler is already running
+    /// on this thread (a handler's own failing lookup must not call it again, without end).
+    @usableFromInline
+    func report(_ error: any Error, to registry: RouteRegistry?) -> any Error {
+        guard let registry, unsafe !inHandler, let routeError = error as? RouteError,
+            let handler = registry.errorHandler
+        else { return error }
+        unsafe inHandler = true
+        defer { unsafe inHandler = false }
+        handler(routeError)
+        return error
+    }
+
+    /// Calls a trace handler, with lookups it makes untraced.
+    func callHandler(_ body: () -> Void) {
+        guard unsafe !inHandler else { return }
+        unsafe inHandler = true
+        defer { unsafe inHandler = false }
+        body()
+    }
+}
