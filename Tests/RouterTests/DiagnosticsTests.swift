@@ -70,6 +70,59 @@ struct DiagnosticsTests {
                 "1 RoutableService<Radio> built",
             ])
     }
+
+    /// The inline fast cases of a top-level lookup (a built singleton, a transient with nothing to prepare)
+    /// do not trace; a trace handler must send every lookup past them, and stop doing so once removed.
+    @Test func aTraceHandlerSeesTopLevelFastCasesUntilItIsRemoved() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }.scope(.singleton)
+            try registry.register(.radio) { _ in RadioImpl() }
+        }
+        _ = try registry.makeDestination(to: .engine)
+        let log = EventLog()
+        for _ in 0..<2 {
+            registry.traceHandler = { step in log.record("\(step.key) \(step.outcome)") }
+            // Set twice: the second handler replaces the first.
+            registry.traceHandler = { step in log.record("\(step.key) \(step.outcome)") }
+            _ = try registry.makeDestination(to: .engine)
+            _ = try registry.makeDestination(to: .radio)
+            registry.traceHandler = nil
+            _ = try registry.makeDestination(to: .engine)
+            _ = try registry.makeDestination(to: .radio)
+        }
+        #expect(
+            log.events == [
+                "RoutableService<Engine> shared", "RoutableService<Radio> built",
+                "RoutableService<Engine> shared", "RoutableService<Radio> built",
+            ])
+    }
+
+    /// A child's handler sees the child's lookups, the parent's registrations included; the parent, which
+    /// shares the child's family (and so its slow path), is not traced by it, before or after the child is gone.
+    @Test func aChildsTraceHandlerTracesTheChildButNotItsParent() throws {
+        let parent = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }.scope(.singleton)
+        }
+        let log = EventLog()
+        do {
+            let child = RouteRegistry(parent: parent)
+            try child.register(.radio) { _ in RadioImpl() }
+            try child.seal()
+            child.traceHandler = { step in log.record("child: \(step.key) \(step.outcome)") }
+            _ = try child.makeDestination(to: .engine)
+            _ = try child.makeDestination(to: .radio)
+            _ = try parent.makeDestination(to: .engine)
+        }
+        parent.traceHandler = { step in log.record("parent: \(step.key) \(step.outcome)") }
+        _ = try parent.makeDestination(to: .engine)
+        parent.traceHandler = nil
+        _ = try parent.makeDestination(to: .engine)
+        #expect(
+            log.events == [
+                "child: RoutableService<Engine> built", "child: RoutableService<Radio> built",
+                "parent: RoutableService<Engine> shared",
+            ])
+    }
 }
 
 /// DITranquillity's validation cases, ported by intent.

@@ -32,17 +32,37 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
     }
 }
 
-/// Holds the trace handler; lookups check one relaxed atomic flag and pay nothing more while it is off.
+/// Holds the trace handler. While one is installed, the registry family's slow-path counter is raised by
+/// one, so that every lookup leaves the inline fast cases (which do not trace) for the door, where the
+/// lookup reads ``enabled``; while none is, tracing costs the fast cases nothing.
 @usableFromInline
 final class Tracer: Sendable {
     @usableFromInline let enabled = Atomic<Bool>(false)
     private let handler = Locked<(@Sendable (ResolutionStep) -> Void)?>(nil)
+    /// The family's counter that sends lookups off the fast path (see ``RouteRegistry/tableRef()``).
+    private let counter: OverrideCounter
+
+    init(counter: OverrideCounter) {
+        self.counter = counter
+    }
+
+    deinit {
+        // A registry released while its handler was installed gives its share of the counter back, or its
+        // family's lookups would stay on the slow path.
+        if handler.withLock({ $0 != nil }) { counter.running.subtract(1, ordering: .relaxed) }
+    }
 
     var current: (@Sendable (ResolutionStep) -> Void)? {
         get { handler.withLock { $0 } }
         set {
             let isOn = newValue != nil
-            handler.withLock { $0 = newValue }
+            // Under the handler's lock, so that racing setters raise and lower the counter in turn.
+            handler.withLock { installed in
+                let wasOn = installed != nil
+                installed = newValue
+                if isOn && !wasOn { counter.running.add(1, ordering: .relaxed) }
+                if wasOn && !isOn { counter.running.subtract(1, ordering: .relaxed) }
+            }
             enabled.store(isOn, ordering: .releasing)
         }
     }
@@ -57,7 +77,8 @@ final class Tracer: Sendable {
 extension RouteRegistry {
     /// Receives every step of every lookup: key, scope, whether an instance was built or shared, depth
     /// and duration. Set it to see why an object was or was not shared; set it to nil to stop.
-    /// While it is nil, tracing costs one relaxed atomic load per step.
+    /// While it is nil, tracing costs nothing; while it is set, every lookup of the registry's family
+    /// (its parent, its children) takes the general path, which traces.
     public var traceHandler: (@Sendable (ResolutionStep) -> Void)? {
         get { tracer.current }
         set { tracer.current = newValue }

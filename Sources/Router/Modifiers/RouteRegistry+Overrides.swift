@@ -111,12 +111,14 @@ extension RouteRegistry {
 }
 
 /// One override family's count of what makes its lookups take the slow path (see
-/// ``RouteRegistry/overrideCounter``): running `withOverrides` calls, and running async lookups (in the
-/// upper half of the word), whose factories' registry calls must find the lookup they are part of.
+/// ``RouteRegistry/overrideCounter``): running `withOverrides` calls, installed trace handlers (which only
+/// the door calls), and running async lookups (in the upper half of the word), whose factories' registry
+/// calls must find the lookup they are part of.
 @usableFromInline
 final class OverrideCounter: Sendable {
-    /// Running `withOverrides` calls and `withOverridesEverywhere` calls (anywhere in the process), plus
-    /// ``asyncLookup`` for each running async lookup: zero when the fast path may run, read with one load.
+    /// Running `withOverrides` calls and `withOverridesEverywhere` calls (anywhere in the process) and
+    /// installed trace handlers, plus ``asyncLookup`` for each running async lookup: zero when the fast path
+    /// may run, read with one load.
     @usableFromInline let running = Atomic<Int>(0)
     /// What one running async lookup adds to ``running``.
     static let asyncLookup = 1 << (Int.bitWidth / 2)

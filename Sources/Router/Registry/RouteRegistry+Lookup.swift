@@ -15,10 +15,7 @@ extension RouteRegistry {
     public func makeDestination<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        if let tableRef = unsafe tableRef() {
-            return unsafe try Resolver.resolveTopLevel(key, in: tableRef, reporting: self, isolation: isolation)
-        }
-        return try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in try resolver.resolve(key) }
+        unsafe try Resolver.resolveTopLevel(key, in: tableRef(), reporting: self, isolation: isolation)
     }
 
     /// Makes the destination of a service key and runs the caller's preparation on it.

@@ -60,7 +60,7 @@ import Synchronization
     /// task: one counter per family, so that a parent's overrides reach its children's lookups. While
     /// none is, a lookup does not read the task-local override tables.
     @usableFromInline let overrideCounter: OverrideCounter
-    let tracer = Tracer()
+    let tracer: Tracer
     let routing = Locked(RoutingState())
     private let errorHandlerStorage = Locked<(@Sendable (RouteError) -> Void)?>(nil)
 
@@ -73,6 +73,7 @@ import Synchronization
         self.parent = parent
         self.maxDepth = max(1, maxDepth)
         self.overrideCounter = parent?.overrideCounter ?? OverrideCounter()
+        self.tracer = Tracer(counter: overrideCounter)
     }
 
     /// Makes a registry from modules and seals it.

@@ -162,14 +162,13 @@ extension RouteRegistry {
         to key: RoutableService<Destination>
     ) async throws -> Destination {
         // A built singleton, the commonest case, inline in the caller (specialized): no lookup at all. With
-        // an override or an async lookup running, or named registrations, the general path decides.
-        if let tableRef = unsafe tableRef() {
-            let (found, slow) = unsafe tableRef.with {
-                unsafe ($0.primaryRefInline(key.id), $0.hasNamedKeys || $0.isTracing)
-            }
-            if let found = unsafe found, !slow, case .built(let made) = unsafe Entry<Destination>.fastCase(found) {
-                return made
-            }
+        // an override, an async lookup or a trace handler running, or named registrations, the general path
+        // decides.
+        if let tableRef = unsafe tableRef(),
+            let found = unsafe tableRef.with({ unsafe $0.hasNamedKeys ? nil : $0.primaryRefInline(key.id) }),
+            case .built(let made) = unsafe Entry<Destination>.fastCase(found)
+        {
+            return made
         }
         return try await makeDestinationAsyncSlow(to: key)
     }

@@ -272,25 +272,31 @@ extension Resolver {
 
     /// Resolves `key` as a whole lookup, with the two commonest cases inline in the caller: a built
     /// singleton is returned before any lookup starts, and a transient with nothing to prepare takes
-    /// ``resolvePlainTopLevel(_:in:reporting:onMainActor:)``. The caller checked that no override is running
-    /// (`tableRef()`); a trace handler sends every lookup the general way.
+    /// ``resolvePlainTopLevel(_:in:reporting:onMainActor:)``. `tableRef` is nil while an override, an async
+    /// lookup or a trace handler runs in the registry's family (see ``RouteRegistry/tableRef()``): every
+    /// lookup then goes the general way.
+    ///
+    /// Only `key.id` is read before the general way is taken, and the key is handed on at one call, out of
+    /// line: so the caller spends nothing building the key in memory unless that call is made.
     @inlinable @inline(__always)
     static func resolveTopLevel<Destination>(
-        _ key: RoutableService<Destination>, in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry,
+        _ key: RoutableService<Destination>, in tableRef: Borrowed<SealedTable>?, reporting registry: RouteRegistry,
         isolation: (any Actor)?
     ) throws -> Destination {
-        // With named registrations, a named key's hash may find one of another name: the slow path checks.
-        let (found, slow) = unsafe tableRef.with {
-            unsafe ($0.primaryRefInline(key.id), $0.hasNamedKeys || $0.isTracing)
-        }
-        if let found = unsafe found, !slow {
-            switch unsafe Entry<Destination>.fastCase(found) {
-            // No factory runs, so the caller's isolation does not matter (and is not even compared).
-            case .built(let made): return made
-            case .plain:
-                return unsafe try resolvePlainTopLevel(
-                    found, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
-            case .other: break
+        // With named registrations, a named key's hash may find one of another name: the general way checks.
+        var found: Borrowed<AnyEntry>? = nil
+        if let tableRef = unsafe tableRef {
+            let (entry, slow) = unsafe tableRef.with { unsafe ($0.primaryRefInline(key.id), $0.hasNamedKeys) }
+            unsafe found = unsafe entry
+            if let entry = unsafe entry, !slow {
+                switch unsafe Entry<Destination>.fastCase(entry) {
+                // No factory runs, so the caller's isolation does not matter (and is not even compared).
+                case .built(let made): return made
+                case .plain:
+                    return unsafe try resolvePlainTopLevel(
+                        entry, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
+                case .other: break
+                }
             }
         }
         return unsafe try resolveTopLevelSlow(
@@ -298,18 +304,16 @@ extension Resolver {
     }
 
     /// Resolves `key` through the door: a missing key (so that the error names the path and reaches the
-    /// error handler), a traced lookup, or anything but a built singleton or a plain transient.
+    /// error handler), a traced lookup or one under overrides (`tableRef` nil), or anything but a built
+    /// singleton or a plain transient. `found` is what the caller's probe of `tableRef` found.
     @inlinable @inline(never)
     static func resolveTopLevelSlow<Destination>(
-        _ key: RoutableService<Destination>, _ found: Borrowed<AnyEntry>?, in tableRef: Borrowed<SealedTable>,
+        _ key: RoutableService<Destination>, _ found: Borrowed<AnyEntry>?, in tableRef: Borrowed<SealedTable>?,
         reporting registry: RouteRegistry, onMainActor: Bool
     ) throws -> Destination {
         // A named key's hash may have found a registration of another name (see `KeyName`).
-        let found = unsafe found.flatMap { unsafe key.isNotNamed(as: $0) ? nil : $0 }
-        guard let found = unsafe found else {
-            return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
-                try resolver.resolve(key)
-            }
+        guard let tableRef = unsafe tableRef, let found = unsafe found, unsafe !key.isNotNamed(as: found) else {
+            return try registry.lookup(onMainActor: onMainActor) { resolver in try resolver.resolve(key) }
         }
         // `found`, not the entry, crosses into the lookup: capturing a borrowed reference would retain it.
         return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
