@@ -88,9 +88,9 @@ extension RouteRegistry {
         factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
-        let isolated = MainActorFunction<Void, Destination> { _, resolver in try factory(&resolver) }
+        let isolated = MainActorFactory(factory)
         let registration = try register(key, file: file, line: line) { resolver in
-            try resolver.onMainActor(keyDescription, passing: (), isolated)
+            try resolver.onMainActor(keyDescription, isolated)
         }
         return try registration.change { $0.isMainActor = true }
     }

@@ -22,6 +22,18 @@ extension Resolver {
         return try factory.callAssumingIsolated(input, &self)
     }
 
+    /// ``onMainActor(_:passing:_:)`` for a factory that takes only the resolver (`registerOnMainActor`):
+    /// the registry calls the user's closure itself, with no wrapper closure in between.
+    @inline(__always)
+    mutating func onMainActor<Destination>(
+        _ key: KeyDescription, _ factory: MainActorFactory<Destination>
+    ) throws -> Destination {
+        guard unsafe MainActorCheck.isIsolated(state) else {
+            throw RouteError.mainActorRequired(key, path: pathHere(key.short))
+        }
+        return try factory.callAssumingIsolated(&self)
+    }
+
     /// Runs a main-actor preparation on `root`, or fails when this lookup is not isolated to the main
     /// actor (``wrap(_:_:stage:)`` names the registration in a ``RouteError/Code/mainActorRequired``).
     mutating func onMainActor<Root>(_ preparation: MainActorFunction<Root, Void>, _ root: Root) throws {
@@ -43,7 +55,7 @@ extension Resolver {
 /// so that a lookup calls it without a conversion per call (a `withoutActuallyEscaping` per lookup cost an
 /// allocation).
 ///
-/// Invariant: ``callAssumingIsolated(_:_:)`` is only called by the two `Resolver.onMainActor` methods,
+/// Invariant: ``callAssumingIsolated(_:_:)`` is only called by the `Resolver.onMainActor` methods,
 /// after they checked that the lookup is isolated to the main actor (a lookup called from main-actor code
 /// runs on that code's thread, and synchronous code cannot leave its caller's isolation). Calling the
 /// function then is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it
@@ -63,6 +75,26 @@ struct MainActorFunction<Input, Output>: Sendable {
     }
 }
 
+/// ``MainActorFunction`` for a factory that takes only the resolver, so that `registerOnMainActor` stores
+/// the user's closure itself rather than a closure that calls it.
+///
+/// Invariant: as ``MainActorFunction``'s: ``callAssumingIsolated(_:)`` is only called by
+/// `Resolver.onMainActor(_:_:)`, after it checked that the lookup is isolated to the main actor.
+struct MainActorFactory<Output>: Sendable {
+    private let unchecked: @Sendable (inout Resolver) throws -> Output
+
+    init(_ function: @escaping @MainActor @Sendable (inout Resolver) throws -> Output) {
+        // Isolation is not part of a function's ABI (see `MainActorFunction.init`).
+        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (inout Resolver) throws -> Output).self)
+    }
+
+    /// Calls the function; the caller has checked the main actor's isolation.
+    @inline(__always)
+    func callAssumingIsolated(_ resolver: inout Resolver) throws -> Output {
+        try unchecked(&resolver)
+    }
+}
+
 /// Whether the calling code is isolated to the main actor, as far as a synchronous lookup can know it.
 @usableFromInline
 enum MainActorCheck {
@@ -71,7 +103,10 @@ enum MainActorCheck {
     @inlinable @inline(__always)
     static func isMainActor(_ isolation: (any Actor)?) -> Bool {
         guard let isolation else { return false }
-        return isolation === MainActor.shared
+        // `MainActor` is a final actor whose one instance is `MainActor.shared`, so its type identifies it:
+        // reading the type is a load, where `MainActor.shared` is a call into the runtime (a lazily made
+        // global) and a retain. (The caller's `#isolation` already paid for one such call.)
+        return ObjectIdentifier(type(of: isolation)) == ObjectIdentifier(MainActor.self)
     }
 
     /// Whether a main-actor factory may run in the lookup `state`: it was started or joined from
