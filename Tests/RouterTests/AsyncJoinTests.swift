@@ -108,6 +108,33 @@ struct AsyncJoinTests {
         #expect(asyncLookupErrorCode(registry, a) == .circularDependency)
     }
 
+    /// Issue 25, item 15, for async factories: an initializer-only cycle of transient or graph-scoped
+    /// objects is an error at its first repeat, each factory having run once, whether the factories go
+    /// through the registry or their resolver.
+    @Test(arguments: [false, true], [Scope.transient, .graph])
+    func anAsyncInitializerCycleFailsAtItsFirstRepeatWithEachFactoryRunOnce(throughResolver: Bool, scope: Scope)
+        throws
+    {
+        let (a, b) = (self.a, self.b)
+        let runs = TestLocked<[String]>([])
+        let registry = RouteRegistry()
+        try registry.registerAsync(a) { r async throws in
+            runs.withLock { $0.append("a") }
+            let partner =
+                throughResolver ? try await r.resolveAsync(b) : try await registry.makeDestinationAsync(to: b)
+            return JoinedImpl(partner.name + "a")
+        }.scope(scope)
+        try registry.registerAsync(b) { r async throws in
+            runs.withLock { $0.append("b") }
+            let partner =
+                throughResolver ? try await r.resolveAsync(a) : try await registry.makeDestinationAsync(to: a)
+            return JoinedImpl(partner.name + "b")
+        }.scope(scope)
+        try registry.seal()
+        #expect(asyncLookupErrorCode(registry, a) == .circularDependency)
+        #expect(runs.withLock { $0 } == ["a", "b"])
+    }
+
     @Test func aSingletonThatAsksForItselfFromInsideAnAsyncFactoryFailsWithACycle() throws {
         let (s, t) = (self.s, self.t)
         let registry = RouteRegistry()

@@ -84,6 +84,9 @@ extension Resolver {
         _ entry: Entry<Destination>,
         _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
     ) async throws -> Destination {
+        // As `construct`: a transient's factory already running on the path is a cycle, found at its first
+        // repeat (the graph finds shared and graph-scoped repeats).
+        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
         // A heap frame: a pointer to a stack local cannot live across a suspension.
         let frame = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
         unsafe frame.initialize(to: Frame(entry: entry, parent: top, node: -1))
