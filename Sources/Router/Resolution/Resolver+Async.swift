@@ -31,7 +31,12 @@ extension Resolver {
             return try synchronously { resolver in try resolver.build(entry) }
         }
         if let made = entry.builtSingleton { return made }
-        if let existing = try synchronously({ resolver in try resolver.existingInstance(entry, startingGraph: true) }) {
+        // As the synchronous `buildByScope`: a transient with nothing to prepare needs no graph (its object is
+        // recorded only if its factory's own lookups start one).
+        let needsGraph = entry.scope.kind != .transient || entry.needsPreparation
+        if let existing = try synchronously({ resolver in
+            try resolver.existingInstance(entry, startingGraph: needsGraph)
+        }) {
             return existing
         }
         guard let cell = entry.singleton else { return try await constructAsync(entry, asyncFactory) }
