@@ -135,6 +135,31 @@ struct AsyncJoinTests {
         #expect(runs.withLock { $0 } == ["a", "b"])
     }
 
+    /// The depth guard applies to async transients as to synchronous ones: a chain of async factories one
+    /// level longer than `maxDepth` fails with `resolutionTooDeep`, and a chain that fits is made.
+    @Test func aChainOfAsyncTransientsDeeperThanMaxDepthFailsWithResolutionTooDeep() throws {
+        func chain(length: Int, maxDepth: Int) throws -> (RouteRegistry, RoutableService<any Joined>) {
+            let registry = RouteRegistry(maxDepth: maxDepth)
+            for link in 0..<length {
+                let next = RoutableService.joined.named("link\(link + 1)")
+                try registry.registerAsync(RoutableService.joined.named("link\(link)")) { r async throws in
+                    link + 1 == length ? JoinedImpl("end") : JoinedImpl(try await r.resolveAsync(next).name)
+                }
+            }
+            try registry.seal()
+            return (registry, RoutableService.joined.named("link0"))
+        }
+        let (deep, deepKey) = try chain(length: 6, maxDepth: 5)
+        #expect(asyncLookupErrorCode(deep, deepKey) == .resolutionTooDeep)
+        let (fits, fitsKey) = try chain(length: 5, maxDepth: 5)
+        let made = TestLocked<String?>(nil)
+        asyncScenarioFinishes {
+            let name = try? await fits.makeDestinationAsync(to: fitsKey).name
+            made.withLock { $0 = name }
+        }
+        #expect(made.withLock { $0 } == "end")
+    }
+
     @Test func aSingletonThatAsksForItselfFromInsideAnAsyncFactoryFailsWithACycle() throws {
         let (s, t) = (self.s, self.t)
         let registry = RouteRegistry()

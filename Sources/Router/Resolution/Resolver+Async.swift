@@ -30,13 +30,16 @@ extension Resolver {
             }
             return try synchronously { resolver in try resolver.build(entry) }
         }
+        if entry.isPlainTransient && injecting == 0 {
+            // What `existingInstance` does for it, without its optional result (unspecialized here, a
+            // `Destination?` costs two runtime metadata requests per lookup): a transient with nothing to
+            // prepare, outside a preparation, has no earlier object to find and needs no graph (its object
+            // is recorded only if its factory's own lookups start one); only the depth guard applies.
+            guard depth < maxDepth && (hasStackRoom || hasStackRoomOnThisThread()) else { throw tooDeep(entry) }
+            return try await constructAsync(entry, asyncFactory)
+        }
         if let made = entry.builtSingleton { return made }
-        // As the synchronous `buildByScope`: a transient with nothing to prepare needs no graph (its object is
-        // recorded only if its factory's own lookups start one).
-        let needsGraph = entry.scope.kind != .transient || entry.needsPreparation
-        if let existing = try synchronously({ resolver in
-            try resolver.existingInstance(entry, startingGraph: needsGraph)
-        }) {
+        if let existing = try synchronously({ resolver in try resolver.existingInstance(entry, startingGraph: true) }) {
             return existing
         }
         guard let cell = entry.singleton else { return try await constructAsync(entry, asyncFactory) }
