@@ -118,18 +118,15 @@ struct AsyncJoinTests {
         let (a, b) = (self.a, self.b)
         let runs = TestLocked<[String]>([])
         let registry = RouteRegistry()
-        try registry.registerAsync(a) { r async throws in
-            runs.withLock { $0.append("a") }
-            let partner =
-                throughResolver ? try await r.resolveAsync(b) : try await registry.makeDestinationAsync(to: b)
-            return JoinedImpl(partner.name + "a")
-        }.scope(scope)
-        try registry.registerAsync(b) { r async throws in
-            runs.withLock { $0.append("b") }
-            let partner =
-                throughResolver ? try await r.resolveAsync(a) : try await registry.makeDestinationAsync(to: a)
-            return JoinedImpl(partner.name + "b")
-        }.scope(scope)
+        for (name, key, partnerKey) in [("a", a, b), ("b", b, a)] {
+            try registry.registerAsync(key) { r async throws in
+                runs.withLock { $0.append(name) }
+                let partner =
+                    throughResolver
+                    ? try await r.resolveAsync(partnerKey) : try await registry.makeDestinationAsync(to: partnerKey)
+                return JoinedImpl(partner.name + name)
+            }.scope(scope)
+        }
         try registry.seal()
         #expect(asyncLookupErrorCode(registry, a) == .circularDependency)
         #expect(runs.withLock { $0 } == ["a", "b"])
