@@ -21,7 +21,7 @@ final class GraphSnapshot: @unchecked Sendable {
         var kept: [Held] = []
         for index in unsafe 0..<graph.graphScoped.count {
             let item = unsafe graph.graphScoped[index]
-            let instance = unsafe graph.instances[Int(item.instance)]
+            let instance = unsafe graph.instances[Int(item.instance)].asAny
             guard type(of: instance) is AnyObject.Type else { continue }
             kept.append(Held(entry: item.entry, object: instance as AnyObject))
         }
@@ -57,8 +57,7 @@ extension LookupState {
         if unsafe preparations.graphRef == nil { startGraph() }
         guard let graph else { return }
         for (entry, object) in alive {
-            let index = unsafe Int32(graph.instances.count)
-            unsafe graph.instances.append(object)
+            let index = graph.recordUntyped(object)
             unsafe graph.graphScoped.append((entry, index))
         }
     }

@@ -29,15 +29,72 @@ final class ResolutionGraph {
         }
     }
 
-    @usableFromInline
+    /// A queued preparation. A registration's own preparation (queued by `record`) names the object's
+    /// index in `instances` and its registration, and `run` is a function with no captures made where the
+    /// object's type is known, so queuing it allocates nothing; any other preparation is a closure.
+    // @safe: `entryRef` is borrowed from the lookup's table, which outlives the graph's use of the item.
+    @usableFromInline @safe
     struct Pending {
         @usableFromInline let node: Int32
-        @usableFromInline let run: (inout Resolver) throws -> Void
+        /// The object's index in `instances`, or -1.
+        @usableFromInline let instance: Int32
+        /// The registration that recorded the object, or nil.
+        @usableFromInline let entryRef: Borrowed<AnyEntry>?
+        @usableFromInline let run: (inout Resolver, Pending) throws -> Void
 
         @inlinable
-        init(node: Int32, run: @escaping (inout Resolver) throws -> Void) {
+        init(
+            node: Int32, instance: Int32 = -1, entryRef: Borrowed<AnyEntry>? = nil,
+            run: @escaping (inout Resolver, Pending) throws -> Void
+        ) {
             self.node = node
+            self.instance = instance
+            unsafe self.entryRef = unsafe entryRef
             self.run = run
+        }
+    }
+
+    /// One object made in this lookup, kept with its static type: its value lives in the graph's
+    /// ``RecordedArena``, so that reading it back as the type that recorded it is a load, not a dynamic
+    /// cast from `Any` (a conformance search for a protocol type).
+    // @safe: `value` points into the graph's arena, where `record` initialized it as the type `typeID`
+    // names; it stays there, unmoved, until the graph destroys it (`reset`, `deinit`), and the graph's
+    // readers (`Resolver.recordedInstance`) load it as that type only after comparing `typeID`.
+    @usableFromInline @safe
+    struct Recorded {
+        @usableFromInline let value: UnsafeMutableRawPointer
+        /// The type the value was initialized as.
+        @usableFromInline let typeID: ObjectIdentifier
+        /// Made where the value's type is known: with `destroying` true, destroys the value in place and
+        /// returns nil; otherwise returns a copy of it as `Any` (for snapshots, and for a reader of
+        /// another type). One function rather than two, so that an object costs the graph one.
+        @usableFromInline let access: (_ value: UnsafeMutableRawPointer, _ destroying: Bool) -> Any?
+
+        @inlinable
+        init(
+            value: UnsafeMutableRawPointer, typeID: ObjectIdentifier,
+            access: @escaping (_ value: UnsafeMutableRawPointer, _ destroying: Bool) -> Any?
+        ) {
+            unsafe self.value = value
+            self.typeID = typeID
+            unsafe self.access = access
+        }
+
+        /// The value as `Any`.
+        @usableFromInline var asAny: Any {
+            // `access` returns the value whenever `destroying` is false: the empty tuple is never returned.
+            unsafe access(value, false) ?? ()
+        }
+
+        /// The access function for values of type `Value`.
+        @inlinable
+        static func access<Value>(as type: Value.Type) -> (UnsafeMutableRawPointer, Bool) -> Any? {
+            { value, destroying in
+                let typed = unsafe value.assumingMemoryBound(to: Value.self)
+                guard destroying else { return unsafe typed.pointee }
+                unsafe typed.deinitialize(count: 1)
+                return nil
+            }
         }
     }
 
@@ -45,7 +102,9 @@ final class ResolutionGraph {
     // showed up as a tenth of the lookup's instructions.
     @exclusivity(unchecked) @usableFromInline var nodes = GraphStack<Node>(capacity: 16)
     /// The objects made in this lookup, in the order their factories returned.
-    @exclusivity(unchecked) @usableFromInline var instances = GraphStack<Any>(capacity: 16)
+    @exclusivity(unchecked) @usableFromInline var instances = GraphStack<Recorded>(capacity: 16)
+    /// Where the values of `instances` live.
+    @exclusivity(unchecked) @usableFromInline var arena = RecordedArena()
     /// The graph-scoped objects of this lookup: their registration, and their index in `instances`.
     @exclusivity(unchecked) @usableFromInline var graphScoped = GraphStack<(entry: ObjectIdentifier, instance: Int32)>(
         capacity: 4)
@@ -55,8 +114,10 @@ final class ResolutionGraph {
     init() {}
 
     deinit {
+        destroyValues()
         unsafe nodes.free()
         unsafe instances.free()
+        unsafe arena.free()
         unsafe graphScoped.free()
         unsafe pending.free()
     }
@@ -65,8 +126,31 @@ final class ResolutionGraph {
     func reset() {
         unsafe nodes.removeSuffix(from: 0)
         unsafe graphScoped.removeSuffix(from: 0)
+        destroyValues()
         unsafe instances.removeSuffix(from: 0)
+        unsafe arena.rewind()
         unsafe pending.removeSuffix(from: 0)
+    }
+
+    /// Destroys the values of the recorded objects, which the arena holds.
+    private func destroyValues() {
+        for index in unsafe 0..<instances.count {
+            // In place, through the pointer: copying the element out would retain its function.
+            let recorded = unsafe instances.base + index
+            _ = unsafe recorded.pointee.access(recorded.pointee.value, true)
+        }
+    }
+
+    /// Records an object a snapshot kept (see `LookupState.seed(from:)`), whose registration's type is not
+    /// known here; readers get it through a cast. Returns its index in `instances`.
+    func recordUntyped(_ object: AnyObject) -> Int32 {
+        let value = unsafe arena.allocate(
+            size: MemoryLayout<AnyObject>.size, alignment: MemoryLayout<AnyObject>.alignment)
+        unsafe value.initializeMemory(as: AnyObject.self, to: object)
+        unsafe instances.append(
+            Recorded(
+                value: value, typeID: ObjectIdentifier(AnyObject.self), access: Recorded.access(as: AnyObject.self)))
+        return unsafe Int32(instances.count - 1)
     }
 
     /// Whether the graph's storage is small enough to keep for the next lookup on this thread.
@@ -83,7 +167,7 @@ final class ResolutionGraph {
     }
 
     @usableFromInline
-    func graphInstance(for entry: ObjectIdentifier) -> Any? {
+    func graphInstance(for entry: ObjectIdentifier) -> Recorded? {
         for index in unsafe 0..<graphScoped.count where unsafe graphScoped[index].entry == entry {
             return unsafe instances[Int(graphScoped[index].instance)]
         }
@@ -130,21 +214,54 @@ extension Resolver {
         guard let graphRef = unsafe graphRef, node >= 0 else { return }
         unsafe graphRef.with { graph in
             let index = unsafe Int32(graph.instances.count)
-            unsafe graph.instances.append(made)
+            // Kept with its type (see `ResolutionGraph.Recorded`). The access function captures nothing once
+            // this function is specialized for `Destination`, so it allocates nothing.
+            let value = unsafe graph.arena.allocate(
+                size: MemoryLayout<Destination>.size, alignment: MemoryLayout<Destination>.alignment)
+            unsafe value.initializeMemory(as: Destination.self, to: made)
+            unsafe graph.instances.append(
+                .init(
+                    value: value, typeID: ObjectIdentifier(Destination.self),
+                    access: ResolutionGraph.Recorded.access(as: Destination.self)))
             unsafe graph.nodes[Int(node)].instance = index
             if entry.scope.kind == .graph {
                 unsafe graph.graphScoped.append((ObjectIdentifier(entry), index))
             }
             if entry.needsPreparation {
-                // Unowned: the table keeps the entry alive for longer than the lookup.
+                // Borrowed: the table keeps the entry alive for longer than the lookup.
                 unsafe graph.pending.append(
-                    .init(node: node) { [unowned(unsafe) entry] resolver in unsafe try resolver.prepare(made, entry) })
+                    .init(node: node, instance: index, entryRef: Borrowed(entry)) { resolver, item in
+                        try resolver.prepareRecorded(item, as: Destination.self)
+                    })
             }
         }
     }
 
+    /// Runs the registration's own preparation of a recorded object, queued by `record`.
+    @inlinable
+    mutating func prepareRecorded<Destination>(_ item: ResolutionGraph.Pending, as type: Destination.Type) throws {
+        guard let graph, let entryRef = unsafe item.entryRef else { return }
+        let made = unsafe graph.instances[Int(item.instance)]
+        unsafe try Entry<Destination>.borrow(entryRef) { entry in
+            try prepare(try recordedInstance(made, entry), entry)
+        }
+    }
+
+    /// A recorded object as the type of `entry`, the registration it was recorded for: a load when it
+    /// was recorded as that type (always, but for a snapshot's seeded objects), a checked cast otherwise.
+    @inlinable
+    func recordedInstance<Destination>(_ recorded: ResolutionGraph.Recorded, _ entry: Entry<Destination>) throws
+        -> Destination
+    {
+        // Sound: `record` initialized the value as the type `typeID` names (see `Recorded`).
+        if recorded.typeID == ObjectIdentifier(Destination.self) {
+            return unsafe recorded.value.assumingMemoryBound(to: Destination.self).pointee
+        }
+        return try cast(recorded.asAny, entry)
+    }
+
     /// Queues a preparation for the object whose factory is running now.
-    mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
+    mutating func enqueuePreparation(_ run: @escaping (inout Resolver, ResolutionGraph.Pending) throws -> Void) {
         if graph == nil { unsafe state.startGraph() }
         unsafe graph?.pending.append(.init(node: current, run: run))
     }
@@ -174,7 +291,7 @@ extension Resolver {
         let nested = unsafe item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
         let entered = unsafe state.enterPreparation(of: item.node, depth: nested)
         defer { unsafe state.leavePreparation(entered) }
-        try item.run(&self)
+        try item.run(&self, item)
     }
 }
 
@@ -239,5 +356,75 @@ struct GraphStack<Element> {
     func free() {
         unsafe base.deinitialize(count: count)
         unsafe base.deallocate()
+    }
+}
+
+/// Memory for the values of a graph's recorded objects: a bump allocator over chunks that never move, so
+/// a value's address stays valid until the graph rewinds the arena for its next lookup.
+///
+/// The first chunk is kept from lookup to lookup; chunks a large lookup added, and values larger than a
+/// chunk (each in memory of its own), are freed when the arena rewinds.
+// @safe: `chunk` is allocated in `init` (and by `allocateSlow`) with `chunkSize` bytes and freed only by
+// `rewind` (the extra ones) or `free`; `allocate` hands out disjoint ranges inside it, aligned as asked;
+// the owner destroys every value it placed before it calls `rewind` or `free`.
+@usableFromInline @safe
+struct RecordedArena {
+    /// The size of a chunk, in bytes: room for about a hundred class or protocol values.
+    @usableFromInline static let chunkSize = 2048
+    /// The chunk values are placed in now.
+    @usableFromInline var chunk: UnsafeMutableRawPointer
+    /// The first free byte of `chunk`.
+    @usableFromInline var offset = 0
+    /// The first chunk, kept for the next lookup.
+    let first: UnsafeMutableRawPointer
+    /// Memory to free when the arena rewinds: chunks after the first, and values larger than a chunk.
+    var extra: [UnsafeMutableRawPointer] = unsafe []
+
+    init() {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        unsafe chunk = memory
+        unsafe first = memory
+    }
+
+    /// Memory for one value of `size` bytes aligned to `alignment` (a power of two).
+    @inlinable
+    mutating func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        let start = (offset + alignment - 1) & ~(alignment - 1)
+        if start + size <= Self.chunkSize && alignment <= 16 {
+            offset = start + size
+            return unsafe chunk + start
+        }
+        return unsafe allocateSlow(size: size, alignment: alignment)
+    }
+
+    /// ``allocate(size:alignment:)`` when the chunk is full or the value too large or too aligned for one.
+    @usableFromInline
+    mutating func allocateSlow(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        if size > Self.chunkSize / 4 || alignment > 16 {
+            let own = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 16))
+            unsafe extra.append(own)
+            return unsafe own
+        }
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        unsafe extra.append(fresh)
+        unsafe chunk = fresh
+        offset = size
+        return unsafe fresh
+    }
+
+    /// Makes all the memory free again, keeping the first chunk; every value in it must be destroyed.
+    mutating func rewind() {
+        unsafe chunk = unsafe first
+        offset = 0
+        guard unsafe !extra.isEmpty else { return }
+        // By index: a `for` over pointers would need `for unsafe`, which the formatter does not keep apart.
+        for index in unsafe extra.indices { unsafe extra[index].deallocate() }
+        unsafe extra.removeAll(keepingCapacity: true)
+    }
+
+    /// Frees all the memory; every value in it must be destroyed, and the arena not used afterwards.
+    func free() {
+        for index in unsafe extra.indices { unsafe extra[index].deallocate() }
+        unsafe first.deallocate()
     }
 }

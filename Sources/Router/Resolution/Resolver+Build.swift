@@ -121,7 +121,7 @@ extension Resolver {
                     return closed
                 }
                 if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
-                    return try cast(shared, entry)
+                    return try recordedInstance(shared, entry)
                 }
                 return nil
             }

@@ -10,7 +10,7 @@ extension Resolver {
         if instance >= 0 {
             // What is being built now refers to an ancestor that is not finished yet.
             unsafe state.preparations.reachedUnfinishedAncestor = true
-            return unsafe try cast(graph.instances[Int(instance)], entry)
+            return unsafe try recordedInstance(graph.instances[Int(instance)], entry)
         }
         throw unbuiltAncestor(found, entry: entry, in: graph)
     }

@@ -157,7 +157,7 @@ extension Resolver {
                     "Override makeDestination(configuration:resolver:) in \(missing.router) and return the destination."
             )
         }
-        enqueuePreparation { resolver in
+        enqueuePreparation { resolver, _ in
             try router.prepareDestination(made, configuration: configuration, resolver: &resolver)
             try router.didFinishPrepareDestination(made, configuration: configuration, resolver: &resolver)
         }
