@@ -65,37 +65,23 @@ final class ResolutionGraph {
         @usableFromInline let value: UnsafeMutableRawPointer
         /// The type the value was initialized as.
         @usableFromInline let typeID: ObjectIdentifier
-        /// Made where the value's type is known: with `destroying` true, destroys the value in place and
-        /// returns nil; otherwise returns a copy of it as `Any` (for snapshots, and for a reader of
-        /// another type). One function rather than two, so that an object costs the graph one.
-        @usableFromInline let access: (_ value: UnsafeMutableRawPointer, _ destroying: Bool) -> Any?
+        /// Destroys the value in place; made where its type is known.
+        @usableFromInline let destroy: (UnsafeMutableRawPointer) -> Void
+        /// Copies the value out as `Any` (for snapshots, and for a reader of another type).
+        @usableFromInline let copyAsAny: (UnsafeMutableRawPointer) -> Any
 
+        /// Records the value at `value`, initialized as `type`. The functions capture nothing once the
+        /// caller is specialized for `Value`, so they allocate nothing.
         @inlinable
-        init(
-            value: UnsafeMutableRawPointer, typeID: ObjectIdentifier,
-            access: @escaping (_ value: UnsafeMutableRawPointer, _ destroying: Bool) -> Any?
-        ) {
+        init<Value>(value: UnsafeMutableRawPointer, as type: Value.Type) {
             unsafe self.value = value
-            self.typeID = typeID
-            unsafe self.access = access
+            self.typeID = ObjectIdentifier(Value.self)
+            unsafe self.destroy = { unsafe $0.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
+            unsafe self.copyAsAny = { unsafe $0.assumingMemoryBound(to: Value.self).pointee }
         }
 
         /// The value as `Any`.
-        @usableFromInline var asAny: Any {
-            // `access` returns the value whenever `destroying` is false: the empty tuple is never returned.
-            unsafe access(value, false) ?? ()
-        }
-
-        /// The access function for values of type `Value`.
-        @inlinable
-        static func access<Value>(as type: Value.Type) -> (UnsafeMutableRawPointer, Bool) -> Any? {
-            { value, destroying in
-                let typed = unsafe value.assumingMemoryBound(to: Value.self)
-                guard destroying else { return unsafe typed.pointee }
-                unsafe typed.deinitialize(count: 1)
-                return nil
-            }
-        }
+        @usableFromInline var asAny: Any { unsafe copyAsAny(value) }
     }
 
     // Unchecked: a graph belongs to one lookup on one thread; dynamic exclusivity checks on its arrays
@@ -137,7 +123,7 @@ final class ResolutionGraph {
         for index in unsafe 0..<instances.count {
             // In place, through the pointer: copying the element out would retain its function.
             let recorded = unsafe instances.base + index
-            _ = unsafe recorded.pointee.access(recorded.pointee.value, true)
+            unsafe recorded.pointee.destroy(recorded.pointee.value)
         }
     }
 
@@ -147,9 +133,7 @@ final class ResolutionGraph {
         let value = unsafe arena.allocate(
             size: MemoryLayout<AnyObject>.size, alignment: MemoryLayout<AnyObject>.alignment)
         unsafe value.initializeMemory(as: AnyObject.self, to: object)
-        unsafe instances.append(
-            Recorded(
-                value: value, typeID: ObjectIdentifier(AnyObject.self), access: Recorded.access(as: AnyObject.self)))
+        unsafe instances.append(Recorded(value: value, as: AnyObject.self))
         return unsafe Int32(instances.count - 1)
     }
 
@@ -214,15 +198,11 @@ extension Resolver {
         guard let graphRef = unsafe graphRef, node >= 0 else { return }
         unsafe graphRef.with { graph in
             let index = unsafe Int32(graph.instances.count)
-            // Kept with its type (see `ResolutionGraph.Recorded`). The access function captures nothing once
-            // this function is specialized for `Destination`, so it allocates nothing.
+            // Kept with its type (see `ResolutionGraph.Recorded`).
             let value = unsafe graph.arena.allocate(
                 size: MemoryLayout<Destination>.size, alignment: MemoryLayout<Destination>.alignment)
             unsafe value.initializeMemory(as: Destination.self, to: made)
-            unsafe graph.instances.append(
-                .init(
-                    value: value, typeID: ObjectIdentifier(Destination.self),
-                    access: ResolutionGraph.Recorded.access(as: Destination.self)))
+            unsafe graph.instances.append(.init(value: value, as: Destination.self))
             unsafe graph.nodes[Int(node)].instance = index
             if entry.scope.kind == .graph {
                 unsafe graph.graphScoped.append((ObjectIdentifier(entry), index))
