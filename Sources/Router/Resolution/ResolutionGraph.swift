@@ -29,27 +29,14 @@ final class ResolutionGraph {
         }
     }
 
-    /// A queued preparation. A registration's own preparation (queued by `record`) names the object's
-    /// index in `instances` and its registration, and `run` is a function with no captures made where the
-    /// object's type is known, so queuing it allocates nothing; any other preparation is a closure.
-    // @safe: `entryRef` is borrowed from the lookup's table, which outlives the graph's use of the item.
-    @usableFromInline @safe
+    @usableFromInline
     struct Pending {
         @usableFromInline let node: Int32
-        /// The object's index in `instances`, or -1.
-        @usableFromInline let instance: Int32
-        /// The registration that recorded the object, or nil.
-        @usableFromInline let entryRef: Borrowed<AnyEntry>?
-        @usableFromInline let run: (inout Resolver, Pending) throws -> Void
+        @usableFromInline let run: (inout Resolver) throws -> Void
 
         @inlinable
-        init(
-            node: Int32, instance: Int32 = -1, entryRef: Borrowed<AnyEntry>? = nil,
-            run: @escaping (inout Resolver, Pending) throws -> Void
-        ) {
+        init(node: Int32, run: @escaping (inout Resolver) throws -> Void) {
             self.node = node
-            self.instance = instance
-            unsafe self.entryRef = unsafe entryRef
             self.run = run
         }
     }
@@ -208,22 +195,17 @@ extension Resolver {
                 unsafe graph.graphScoped.append((ObjectIdentifier(entry), index))
             }
             if entry.needsPreparation {
-                // Borrowed: the table keeps the entry alive for longer than the lookup.
+                // Unowned: the table keeps the entry alive for longer than the lookup. The object is read
+                // from the graph's arena, where it stays until the lookup ends (after every preparation it
+                // queued has run or been dropped): the closure holds no reference to it. (A closure that
+                // captured nothing, reading the entry through a borrowed reference, saved this allocation
+                // but added four frames per level to a debug build's property-injection chain, which a
+                // 64 KiB thread could no longer hold three levels of.)
                 unsafe graph.pending.append(
-                    .init(node: node, instance: index, entryRef: Borrowed(entry)) { resolver, item in
-                        try resolver.prepareRecorded(item, as: Destination.self)
+                    .init(node: node) { [unowned(unsafe) entry] resolver in
+                        unsafe try resolver.prepare(value.assumingMemoryBound(to: Destination.self).pointee, entry)
                     })
             }
-        }
-    }
-
-    /// Runs the registration's own preparation of a recorded object, queued by `record`.
-    @inlinable
-    mutating func prepareRecorded<Destination>(_ item: ResolutionGraph.Pending, as type: Destination.Type) throws {
-        guard let graph, let entryRef = unsafe item.entryRef else { return }
-        let made = unsafe graph.instances[Int(item.instance)]
-        unsafe try Entry<Destination>.borrow(entryRef) { entry in
-            try prepare(try recordedInstance(made, entry), entry)
         }
     }
 
@@ -241,7 +223,7 @@ extension Resolver {
     }
 
     /// Queues a preparation for the object whose factory is running now.
-    mutating func enqueuePreparation(_ run: @escaping (inout Resolver, ResolutionGraph.Pending) throws -> Void) {
+    mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
         if graph == nil { unsafe state.startGraph() }
         unsafe graph?.pending.append(.init(node: current, run: run))
     }
@@ -271,7 +253,7 @@ extension Resolver {
         let nested = unsafe item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
         let entered = unsafe state.enterPreparation(of: item.node, depth: nested)
         defer { unsafe state.leavePreparation(entered) }
-        try item.run(&self, item)
+        try item.run(&self)
     }
 }
 

@@ -157,7 +157,7 @@ extension Resolver {
                     "Override makeDestination(configuration:resolver:) in \(missing.router) and return the destination."
             )
         }
-        enqueuePreparation { resolver, _ in
+        enqueuePreparation { resolver in
             try router.prepareDestination(made, configuration: configuration, resolver: &resolver)
             try router.didFinishPrepareDestination(made, configuration: configuration, resolver: &resolver)
         }
