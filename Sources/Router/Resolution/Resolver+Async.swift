@@ -35,7 +35,7 @@ extension Resolver {
             // `Destination?` costs two runtime metadata requests per lookup): a transient with nothing to
             // prepare, outside a preparation, has no earlier object to find and needs no graph (its object
             // is recorded only if its factory's own lookups start one); only the depth guard applies.
-            guard depth < maxDepth && (hasStackRoom || hasStackRoomOnThisThread()) else { throw tooDeep(entry) }
+            try checkDepth(entry)
             return try await constructAsync(entry, asyncFactory)
         }
         if let made = entry.builtSingleton { return made }

@@ -129,8 +129,15 @@ extension Resolver {
         } else if startingGraph {
             unsafe state.startGraph()
         }
-        guard depth < maxDepth && (hasStackRoom || hasStackRoomOnThisThread()) else { throw tooDeep(entry) }
+        try checkDepth(entry)
         return nil
+    }
+
+    /// The depth guard, before one more level is built: throws when the lookup is `maxDepth` levels deep
+    /// or the stack has no room for another level (measured again on this thread for an async lookup).
+    @inlinable @inline(__always)
+    mutating func checkDepth(_ entry: AnyEntry) throws {
+        guard depth < maxDepth && (hasStackRoom || hasStackRoomOnThisThread()) else { throw tooDeep(entry) }
     }
 
     /// Runs the factory inside a frame on the call stack, records the object, and queues its preparation.
