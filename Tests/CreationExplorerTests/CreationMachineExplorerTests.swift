@@ -341,7 +341,10 @@ struct ModelLookup {
         while true {
             if scheduler.abandoned { throw ModelFailure.group }
             let outcome = eventResult { run in
-                run.machine.claim(txn, registration, isPublished: run.published[registration] != nil)
+                // The model's lookups are threads that tasks never need: they may wait for anything.
+                run.machine.claim(
+                    txn, registration, isPublished: run.published[registration] != nil, blocking: false,
+                    isAsync: run.scenario.asyncLookups.contains(index))
             }
             switch outcome {
             case .published:
@@ -363,6 +366,9 @@ struct ModelLookup {
                 throw failure
             case .wait:
                 scheduler.yield(index, waiting: true)
+            case .heldAcrossSuspension:
+                run.violations.append("L\(index): a claim that may wait was refused for an async holder")
+                throw ModelFailure.group
             }
         }
     }

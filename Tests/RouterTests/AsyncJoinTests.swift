@@ -221,9 +221,12 @@ struct AsyncWaitingTests {
     /// A singleton `s` in a property cycle with a transient `b`, and an async transient `a` whose factory
     /// resolves `s` (which its lookup holds until it ends, as `s` reached an unfinished ancestor), signals
     /// `held`, then waits `pause` milliseconds before it returns.
-    func heldSingletonRegistry(held: Counter, pause: Int) throws -> RouteRegistry {
+    func heldSingletonRegistry(
+        held: Counter, pause: Int, adding more: (RouteRegistry, RoutableService<any Joined>) throws -> Void = { _, _ in }
+    ) throws -> RouteRegistry {
         let (a, b, s) = (self.a, self.b, self.s)
         let registry = RouteRegistry()
+        try more(registry, s)
         try registry.register(s) { _ in JoinedImpl("s") }.scope(.singleton)
             .preparing { s, r in s.partner = try r.resolve(b) }
         try registry.register(b) { _ in JoinedImpl("b") }
@@ -263,6 +266,62 @@ struct AsyncWaitingTests {
         }
         let owner = try #require(fromOwner.withLock { $0 })
         #expect(found.withLock { $0 } == Array(repeating: owner, count: waiters))
+    }
+
+    /// The pool-starvation reproduction of the lookup-session issue: while an async lookup holds `s` and is
+    /// suspended, four times the pool's width of tasks make synchronous lookups of `y`, which needs `s`.
+    /// Had they waited, every thread of the pool would block and the holder could never resume (on main
+    /// before the change: 0 of 9 lookups ended within 15 s). Each fails at once with
+    /// `heldByAsyncLookup`, naming the async form, or (had it started after the holder ended) gets the
+    /// holder's `s`.
+    @Test func synchronousLookupsInTasksFailAtOnceInsteadOfBlockingThePoolForASingletonAnAsyncLookupHolds() throws {
+        let held = Counter()
+        let registry = try heldSingletonRegistry(held: held, pause: 300) { registry, s in
+            try registry.register(RoutableService.joined.named("y")) { r in
+                let made = JoinedImpl("y")
+                made.partner = try r.resolve(s)
+                return made
+            }
+        }
+        let (a, y) = (self.a, RoutableService.joined.named("y"))
+        let waiters = 9  // four times the scenario pool's width, and one
+        let outcomes = TestLocked<[Result<ObjectIdentifier?, RouteError>]>([])
+        let fromOwner = TestLocked<ObjectIdentifier?>(nil)
+        asyncScenarioFinishes(width: 2, bound: 20) {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    let made = try? await registry.makeDestinationAsync(to: a)
+                    fromOwner.withLock { $0 = made?.partner.map { ObjectIdentifier($0) } }
+                }
+                while held.value == 0 { await Task.yield() }
+                for _ in 0..<waiters {
+                    group.addTask {
+                        let outcome: Result<ObjectIdentifier?, RouteError>
+                        do {
+                            let made = try registry.makeDestination(to: y)
+                            outcome = .success(made.partner.map { ObjectIdentifier($0) })
+                        } catch let error as RouteError {
+                            outcome = .failure(error)
+                        } catch {
+                            return
+                        }
+                        outcomes.withLock { $0.append(outcome) }
+                    }
+                }
+            }
+        }
+        let owner = try #require(fromOwner.withLock { $0 })
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == waiters)
+        for outcome in all {
+            switch outcome {
+            case .success(let partner): #expect(partner == owner)
+            case .failure(let error):
+                #expect(error.code == .heldByAsyncLookup)
+                #expect(error.path == ["Joined[\"y\"]", "Joined[\"s\"]"])
+                #expect(error.hint?.contains("makeDestinationAsync(to:)") == true)
+            }
+        }
     }
 
     @Test func aSynchronousLookupOnAPlainThreadWaitsForASingletonAnAsyncLookupHolds() throws {

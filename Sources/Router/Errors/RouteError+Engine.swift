@@ -167,6 +167,19 @@ extension RouteError {
             reason: "\(key.full) has only an async factory, so it cannot be made synchronously.",
             hint: "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
     }
+
+    /// A shared instance held back by an async lookup that may be suspended, met by a synchronous lookup.
+    /// `holder`: what that lookup claimed, outermost first.
+    static func heldByAsyncLookup(_ key: KeyDescription, path: [String], holder: [String]) -> RouteError {
+        let held = holder.isEmpty ? "" : " (it claimed \(holder.joined(separator: ", ")))"
+        return RouteError(
+            .heldByAsyncLookup, key: key.full, path: path,
+            reason:
+                "\(key.full) was made by an async lookup\(held) that holds it back until that lookup ends, and the async lookup may be suspended: waiting for it here would block a thread it may need to resume.",
+            hint:
+                "Look it up with try await makeDestinationAsync(to:), which waits suspended; or build it before any async lookup needs it (.scope(.eagerSingleton), or one lookup at start-up)."
+        )
+    }
 }
 
 extension SealedTable {

@@ -99,6 +99,7 @@ extension RouteError {
             case mainActorRequired
             case unusedConstructCall
             case injectedOutsideLookup
+            case heldByAsyncLookup
         }
 
         private let value: Value
@@ -169,5 +170,10 @@ extension RouteError {
         /// An ``Injected`` property was initialized outside any lookup (its object was not made by a
         /// factory the registry runs), so there was nothing to resolve it from.
         public static let injectedOutsideLookup = Code(.injectedOutsideLookup)
+        /// A synchronous lookup needed a shared instance that an async lookup has made but holds back until
+        /// it ends (its preparation needs an object that lookup is still making). The async lookup may be
+        /// suspended, so the synchronous one fails at once instead of blocking its thread, which the async
+        /// lookup may need to resume.
+        public static let heldByAsyncLookup = Code(.heldByAsyncLookup)
     }
 }

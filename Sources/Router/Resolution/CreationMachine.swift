@@ -23,6 +23,12 @@
 ///   members, or while the lookup that built it still has preparations it depends on; a group that
 ///   fails forgets everything its members held or hold later, and every member fails. When a group ends,
 ///   nothing it claimed stays owned.
+/// - **A blocked thread never waits for a task that may be suspended.** An async lookup may suspend at any
+///   await of its factories, and resumes only when a thread of its executor is free. So a *blocking* claim
+///   (a synchronous lookup's: it blocks its thread) of an instance that is held back, unpublished, by a
+///   group with an async member does not wait: it gets ``ClaimOutcome/heldAcrossSuspension(owner:)`` at
+///   once. (Waiting there could use up the cooperative pool, or the main actor, that the holder needs to
+///   resume.) A blocking waiter already waiting when the instance becomes so held is woken to learn it.
 struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, Failure> {
     /// What a claim found.
     enum ClaimOutcome {
@@ -41,6 +47,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         case wait
         /// The caller's group failed.
         case failed(Failure)
+        /// A blocking claim of an instance that `owner`'s group, which has an async member, holds back
+        /// unpublished: the holder may be suspended, so the caller must not block waiting for it.
+        case heldAcrossSuspension(owner: Txn)
     }
 
     /// What ending a build found.
@@ -74,6 +83,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     struct CellRecord {
         var owner: Txn
         var hasProvisional = false
+        /// Whether its instance is finished and held back (see ``Held``), not being built.
+        var isHeld = false
     }
 
     struct TxnRecord {
@@ -88,6 +99,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         var waitsForGroup = false
         /// Set when its group ended while it waited for it.
         var outcome: (publish: [Payload], discard: [Payload], release: [Cell], failure: Failure?)?
+        /// Whether it belongs to an async lookup, which may suspend between its events.
+        var isAsync = false
     }
 
     struct GroupRecord {
@@ -121,18 +134,23 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
 
     // MARK: Events
 
-    /// Registers a transaction (idempotent).
-    mutating func begin(_ txn: Txn) {
+    /// Registers a transaction (idempotent); `isAsync`: it belongs to an async lookup.
+    mutating func begin(_ txn: Txn, isAsync: Bool = false) {
         guard txns[txn] == nil else { return }
         let group = nextGroup
         nextGroup += 1
         groups[group] = GroupRecord(members: [txn], unfinished: 1)
-        txns[txn] = TxnRecord(group: group)
+        txns[txn] = TxnRecord(group: group, isAsync: isAsync)
     }
 
     /// `txn` asks for the instance of `cell`; `isPublished` is whether the cell has a published instance.
-    mutating func claim(_ txn: Txn, _ cell: Cell, isPublished: Bool) -> ClaimOutcome {
-        begin(txn)
+    /// `blocking`: whether the caller would block a thread that tasks may need, were it to wait (asked only
+    /// when the answer matters: the instance is held back by a group with an async member); `isAsync`: it
+    /// belongs to an async lookup (see ``begin(_:isAsync:)``).
+    mutating func claim(
+        _ txn: Txn, _ cell: Cell, isPublished: Bool, blocking: @autoclosure () -> Bool = false, isAsync: Bool = false
+    ) -> ClaimOutcome {
+        begin(txn, isAsync: isAsync)
         txns[txn]?.waitingFor = nil
         while true {
             guard let mine = txns[txn], let group = groups[mine.group] else { return .build }
@@ -152,6 +170,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             } else if let chain = groupChain(from: ownerGroup, to: mine.group) {
                 merge(chain + [mine.group])
                 continue
+            }
+            if record.isHeld, owner != txn, hasAsyncMember(ownerGroup), blocking() {
+                return .heldAcrossSuspension(owner: owner)
             }
             txns[txn]?.waitingFor = cell
             return .wait
@@ -177,6 +198,11 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         }
         if queuedAfter != nil || group.members.count > 1 {
             txns[txn]?.held.append(Held(cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain))
+            cells[cell]?.isHeld = true
+            // A blocked waiter must look again: it may not wait for an instance an async member holds.
+            if hasAsyncMember(mine.group), txns.values.contains(where: { $0.waitingFor == cell }) {
+                needsWake = true
+            }
             return .held
         }
         release(cell)
@@ -262,8 +288,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     /// group builds the instance and waiting closes no cycle of waits; false when the caller should go on
     /// and claim (the instance is published, nobody builds it, its own group does, or the wait would close
     /// a cycle, which the claim then merges or reports).
-    mutating func awaitRelease(_ txn: Txn, _ cell: Cell, isPublished: Bool) -> Bool {
-        begin(txn)
+    mutating func awaitRelease(_ txn: Txn, _ cell: Cell, isPublished: Bool, isAsync: Bool = true) -> Bool {
+        begin(txn, isAsync: isAsync)
         txns[txn]?.waitingFor = nil
         guard !isPublished, let record = cells[cell], let mine = txns[txn]?.group, groups[mine]?.failure == nil,
             let theirs = txns[record.owner]?.group, theirs != mine, groupChain(from: theirs, to: mine) == nil
@@ -391,6 +417,11 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         }
         txns[txn] = nil
         return .ended(publish: publish, discard: discard, release: releasedCells, failure: failed)
+    }
+
+    /// Whether `group` has a member that belongs to an async lookup.
+    private func hasAsyncMember(_ group: Int) -> Bool {
+        groups[group]?.members.contains { txns[$0]?.isAsync == true } ?? false
     }
 
     /// Removes `cell`'s ownership and ends every wait for it.

@@ -33,7 +33,12 @@ final class CreationTransaction: @unchecked Sendable {
     /// The registration it waits for, for the same message.
     nonisolated(unsafe) private var awaited: AnyEntry?
 
-    init() {}
+    /// Whether the transaction belongs to an async lookup, which may suspend while it holds instances back.
+    let isAsync: Bool
+
+    init(isAsync: Bool = false) {
+        self.isAsync = isAsync
+    }
 
     /// What a claim found.
     enum Claim {
@@ -44,6 +49,9 @@ final class CreationTransaction: @unchecked Sendable {
         /// Being built by this transaction's group: the provisional instance, if its factory returned; and,
         /// when another member of the group builds it, that member's claims and wait (for a message).
         case inProgress(Any?, otherSide: [String]?)
+        /// Held back, unpublished, by an async lookup (or a group with one) that may be suspended: a
+        /// synchronous claim must not block its thread waiting for it. `holder`: what that lookup claimed.
+        case heldByAsyncLookup(holder: [String])
     }
 
     /// Claims `cell` for this transaction, waits for its owner (blocking the thread), or finds it in
@@ -53,7 +61,7 @@ final class CreationTransaction: @unchecked Sendable {
     func claim(_ cell: CreationCell, for entry: AnyEntry) throws -> Claim {
         try CreationCoordinator.run { machine in
             while true {
-                if let claim = try step(&machine, claiming: cell, for: entry) { return claim }
+                if let claim = try step(&machine, claiming: cell, for: entry, blocking: true) { return claim }
                 CreationCoordinator.wait(&machine)
             }
         }
@@ -66,7 +74,7 @@ final class CreationTransaction: @unchecked Sendable {
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                 let parked = CreationCoordinator.run { machine -> Bool in
                     do {
-                        guard let claim = try step(&machine, claiming: cell, for: entry) else {
+                        guard let claim = try step(&machine, claiming: cell, for: entry, blocking: false) else {
                             CreationCoordinator.park(self, waiter)
                             return true
                         }
@@ -89,7 +97,8 @@ final class CreationTransaction: @unchecked Sendable {
             var waited = false
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                 waited = CreationCoordinator.run { machine -> Bool in
-                    guard machine.awaitRelease(Ref(self), Ref(cell), isPublished: cell.isPublished) else {
+                    guard machine.awaitRelease(Ref(self), Ref(cell), isPublished: cell.isPublished, isAsync: isAsync)
+                    else {
                         return false
                     }
                     unsafe awaited = entry
@@ -105,10 +114,14 @@ final class CreationTransaction: @unchecked Sendable {
 
     /// One claim of `cell`: the claim, or nil when the machine recorded a wait (the caller waits, then
     /// asks again). Call inside ``CreationCoordinator/run(_:)``.
-    private func step(_ machine: inout EngineCreationMachine, claiming cell: CreationCell, for entry: AnyEntry)
-        throws -> Claim?
-    {
-        switch machine.claim(Ref(self), Ref(cell), isPublished: cell.isPublished) {
+    private func step(
+        _ machine: inout EngineCreationMachine, claiming cell: CreationCell, for entry: AnyEntry, blocking: Bool
+    ) throws -> Claim? {
+        // A blocking claim asks whether this thread may be needed by tasks only when that decides.
+        switch machine.claim(
+            Ref(self), Ref(cell), isPublished: cell.isPublished, blocking: blocking && CurrentThread.mayBeNeededByTasks,
+            isAsync: isAsync)
+        {
         case .published:
             unsafe awaited = nil
             return .published
@@ -126,6 +139,9 @@ final class CreationTransaction: @unchecked Sendable {
         case .failed(let failure):
             unsafe awaited = nil
             throw failure
+        case .heldAcrossSuspension(let owner):
+            unsafe awaited = nil
+            return .heldByAsyncLookup(holder: owner.object.waitDescription)
         case .wait:
             unsafe awaited = entry
             return nil

@@ -62,7 +62,7 @@ final class LookupState {
         var root = self
         while let outer = unsafe root.context.outer?.object { root = outer }
         if let made = unsafe root.creation.ownTransaction { return made }
-        let made = CreationTransaction()
+        let made = CreationTransaction(isAsync: unsafe root.context.isAsync)
         unsafe root.creation.ownTransaction = made
         return made
     }

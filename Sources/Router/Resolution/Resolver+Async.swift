@@ -64,6 +64,9 @@ extension Resolver {
                 throw inProgressError(entry, otherSide: otherSide)
             case .claimed:
                 break
+            case .heldByAsyncLookup(let holder):
+                // Not answered to a claim that waits suspended; handled as a synchronous claim would be.
+                throw RouteError.heldByAsyncLookup(entry.key, path: runningPath() + [entry.key.short], holder: holder)
             }
             let mark = pendingCount
             let made: Destination

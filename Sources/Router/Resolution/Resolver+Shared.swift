@@ -125,6 +125,8 @@ extension Resolver {
                 throw inProgressError(entry, otherSide: otherSide)
             case .claimed:
                 return nil
+            case .heldByAsyncLookup(let holder):
+                throw RouteError.heldByAsyncLookup(entry.key, path: runningPath() + [entry.key.short], holder: holder)
             }
         }
     }
