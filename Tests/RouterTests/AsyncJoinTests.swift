@@ -222,7 +222,8 @@ struct AsyncWaitingTests {
     /// resolves `s` (which its lookup holds until it ends, as `s` reached an unfinished ancestor), signals
     /// `held`, then waits `pause` milliseconds before it returns.
     func heldSingletonRegistry(
-        held: Counter, pause: Int, adding more: (RouteRegistry, RoutableService<any Joined>) throws -> Void = { _, _ in }
+        held: Counter, pause: Int,
+        adding more: (RouteRegistry, RoutableService<any Joined>) throws -> Void = { _, _ in }
     ) throws -> RouteRegistry {
         let (a, b, s) = (self.a, self.b, self.s)
         let registry = RouteRegistry()

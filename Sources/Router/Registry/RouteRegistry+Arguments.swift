@@ -166,6 +166,76 @@ extension RouteRegistry {
         try registerOnMainActorTakingArguments(key, file: file, line: line, factory: factory)
     }
 
+    /// Registers an async factory that takes one runtime argument, given at each async lookup and checked
+    /// by type, as ``register(_:arguments:file:line:factory:)`` does for a synchronous one.
+    ///
+    /// ```swift
+    /// try registry.registerAsync(.report, arguments: Int.self) { r, year async throws in
+    ///     try await ReportImpl.load(year: year)
+    /// }
+    /// let report = try await registry.makeDestinationAsync(to: .report, arguments: 2026)
+    /// ```
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The argument's type.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination from the resolver and the argument; may await.
+    /// - Returns: The registration, to modify; its scope may be ``Scope/transient`` (default),
+    ///   ``Scope/graph`` or ``Scope/singleton``.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerAsync<Destination, First>(
+        _ key: RoutableService<Destination>, arguments first: First.Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: nonisolated(nonsending) @escaping @Sendable (inout Resolver, First) async throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerAsyncTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
+    /// Registers an async factory that takes two runtime arguments, given at each async lookup and checked
+    /// by type.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The first argument's type.
+    ///   - second: The second argument's type.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination from the resolver and the arguments; may await.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerAsync<Destination, First, Second>(
+        _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: nonisolated(nonsending) @escaping @Sendable (inout Resolver, First, Second) async throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerAsyncTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
+    /// Registers an async factory that takes three runtime arguments, given at each async lookup and
+    /// checked by type; more go in one struct or tuple.
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The first argument's type.
+    ///   - second: The second argument's type.
+    ///   - third: The third argument's type.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    ///   - factory: Makes the destination from the resolver and the arguments; may await.
+    /// - Returns: The registration, to modify.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func registerAsync<Destination, First, Second, Third>(
+        _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type, _ third: Third.Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory:
+            nonisolated(nonsending) @escaping @Sendable (inout Resolver, First, Second, Third) async throws
+            -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        try registerAsyncTakingArguments(key, file: file, line: line, factory: factory)
+    }
+
     /// The registration behind every `register(_:arguments:…)`: the factory's argument types, checked
     /// against those of each lookup. (Given a factory whose type is already settled, so the pack is no
     /// trouble here.)
@@ -173,28 +243,33 @@ extension RouteRegistry {
         _ key: RoutableService<Destination>, file: StaticString, line: UInt,
         factory: @escaping @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        let expectedTypes: Any.Type = (First, repeat each Argument).self
         let keyDescription = key.keyDescription
         var spec = RegistrationSpec<Destination> { resolver in
-            let given = resolver.input as? ArgumentList
-            resolver.input = nil
-            guard let given else {
-                throw RouteError(
-                    .argumentMismatch, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
-                    reason:
-                        "\(keyDescription.full) takes the arguments \(TypeName.arguments(expectedTypes)), but none were given.",
-                    hint: "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:).")
-            }
-            guard let (head, tail) = given.value as? (First, (repeat each Argument)) else {
-                throw RouteError(
-                    .argumentMismatch, key: keyDescription.full, path: resolver.pathHere(keyDescription.short),
-                    reason:
-                        "\(keyDescription.full) takes the arguments \(TypeName.arguments(expectedTypes)), but was given \(given.types).",
-                    hint: "Pass arguments of exactly these types, in this order.")
-            }
+            let (head, tail) = try resolver.takeArguments((First, repeat each Argument).self, for: keyDescription)
             return try factory(&resolver, head, repeat each tail)
         }
-        spec.argumentTypes = expectedTypes
+        spec.argumentTypes = (First, repeat each Argument).self
+        return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
+    }
+
+    /// The registration behind every `registerAsync(_:arguments:…)`: as ``registerTakingArguments``, with an
+    /// async factory (a synchronous lookup of the key fails with ``RouteError/Code/asyncOnly``).
+    func registerAsyncTakingArguments<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, file: StaticString, line: UInt,
+        factory:
+            nonisolated(nonsending) @escaping @Sendable (inout Resolver, First, repeat each Argument) async throws
+            -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        let keyDescription = key.keyDescription
+        var spec = RegistrationSpec<Destination> { resolver in
+            throw RouteError.asyncOnly(keyDescription, path: resolver.pathHere(keyDescription.short))
+        }
+        spec.asyncFactory = { resolver in
+            // Taken before the first await: the arguments are this factory's, not a later one's.
+            let (head, tail) = try resolver.takeArguments((First, repeat each Argument).self, for: keyDescription)
+            return try await factory(&resolver, head, repeat each tail)
+        }
+        spec.argumentTypes = (First, repeat each Argument).self
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
@@ -242,6 +317,31 @@ extension RouteRegistry {
 }
 
 extension Resolver {
+    /// Takes the arguments handed to the factory that is starting (see `LookupState.withInput`), checked
+    /// against the types it takes: `expected` is `(First, repeat each Argument)`.
+    mutating func takeArguments<First, each Argument>(
+        _ expected: (First, repeat each Argument).Type, for key: KeyDescription
+    ) throws -> (First, (repeat each Argument)) {
+        let given = input as? ArgumentList
+        input = nil
+        guard let given else {
+            throw RouteError(
+                .argumentMismatch, key: key.full, path: pathHere(key.short),
+                reason: "\(key.full) takes the arguments \(TypeName.arguments(expected)), but none were given.",
+                hint:
+                    "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:)."
+            )
+        }
+        guard let taken = given.value as? (First, (repeat each Argument)) else {
+            throw RouteError(
+                .argumentMismatch, key: key.full, path: pathHere(key.short),
+                reason:
+                    "\(key.full) takes the arguments \(TypeName.arguments(expected)), but was given \(given.types).",
+                hint: "Pass arguments of exactly these types, in this order.")
+        }
+        return taken
+    }
+
     /// Resolves a key registered with arguments.
     ///
     /// - Parameters:

@@ -35,15 +35,35 @@ final class LookupState {
     /// reference itself retained and released it).
     @exclusivity(unchecked) @usableFromInline var hasFailedInjection = false
 
-    init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool = false) {
+    private init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool) {
         unsafe context = LookupContext(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
+    }
+
+    /// The one place a lookup state is made: a thread's primary or nested state
+    /// (``ThreadContext/beginSlow(_:onMainActor:)``), or an async lookup's, which moves with its task
+    /// (``Resolver/lookupAsync(in:reporting:onMainActor:_:)``). `tracing`: whether a trace handler sees it.
+    static func make(_ tableRef: Borrowed<SealedTable>, stackRange: StackRange, tracing: Bool, isAsync: Bool)
+        -> LookupState
+    {
+        let made = unsafe LookupState(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
+        unsafe made.context.tracing = tracing
+        return made
     }
 
     deinit {
         unsafe preparations.graphRef?.release()
         unsafe preparations.spareGraph?.release()
-        // An async lookup's state ends here rather than in `reset()`.
-        for seen in unsafe creation.scopeGenerations { seen.scope.leave(seen.generation) }
+    }
+
+    /// Ends an async lookup's state, which is its own (a thread's states end in ``ThreadContext/end(_:)``):
+    /// the same ``reset()``, which captures the snapshot its `Lazy`s and `Provider`s read and leaves the
+    /// custom-scope generations it used, and the same invariant check.
+    func end() {
+        reset()
+        #if DEBUG
+            let problems = _checkInvariants(idle: true)
+            assert(problems.isEmpty, "lookup state: \(problems.joined(separator: "; "))")
+        #endif
     }
 
     /// Prepares a reused state for a new lookup of `table`.
@@ -331,6 +351,18 @@ extension LookupState {
         return try body()
     }
 
+    /// ``withInput(_:_:)`` for an async lookup's call, which may suspend.
+    nonisolated(nonsending) func withInput<Result>(
+        _ input: AnyObject?, _ body: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
+        unsafe frames.inputRef = input.map { unsafe Borrowed($0) }
+        defer {
+            unsafe frames.inputRef = nil
+            withExtendedLifetime(input) {}
+        }
+        return try await body()
+    }
+
     /// Hands `input` (a configuration or arguments) to the next factory that takes it, for the length of
     /// `body`; whatever no factory took is cleared after. `input` is kept alive by the caller meanwhile.
     @inlinable @inline(__always)
@@ -386,6 +418,15 @@ struct LookupContext {
         self.stackRange = stackRange
         self.isAsync = isAsync
         unsafe (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+    }
+
+    /// Sets the context up for a lookup of `tableRef` starting on an idle thread (nothing running, no
+    /// handler being called), from main-actor code when `onMainActor` is.
+    @inlinable @inline(__always)
+    mutating func start(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) {
+        unsafe self.tableRef = tableRef
+        unsafe (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+        self.onMainActor = onMainActor
     }
 }
 

@@ -187,52 +187,169 @@ extension RouteRegistry {
         return try await makeDestinationAsyncSlow(to: key)
     }
 
-    /// ``makeDestinationAsync(to:)`` past its inline fast case: joins the async lookup this task runs, or
-    /// starts one.
+    /// ``makeDestinationAsync(to:)`` past its inline fast case: a lookup through the async door.
     @usableFromInline
     nonisolated(nonsending) func makeDestinationAsyncSlow<Destination>(
         to key: RoutableService<Destination>
     ) async throws -> Destination {
+        try await lookupAsync(onMainActor: MainActorCheck.isMainActor(#isolation)) { resolver in
+            try await resolver.buildAsync(try resolver.entry(for: key))
+        }
+    }
+
+    /// Runs `body` as an async lookup of this registry through the async door
+    /// (``Resolver/lookupAsync(in:of:reporting:onMainActor:_:)``), as ``lookup(reporting:onMainActor:_:)``
+    /// does for synchronous code.
+    nonisolated(nonsending) func lookupAsync<Result>(
+        reporting: Bool = true, onMainActor: Bool,
+        _ body: nonisolated(nonsending) (inout Resolver) async throws -> Result
+    ) async throws -> Result {
         let table: SealedTable
         do {
             table = try self.table()
         } catch {
-            throw report(error)
+            throw reporting ? report(error) : error
         }
-        let joined = AsyncLookupBinding.joinable()
-        if let joined, joined.state.table === table {
-            // Called inside an async factory of a lookup of this registry: part of that lookup, which
-            // finishes it and reports its failure.
-            return try await joined.state.withOnMainActor(MainActorCheck.isMainActor(#isolation)) {
-                var resolver = Resolver(state: joined.state)
-                return try await resolver.buildAsync(try resolver.entry(for: key))
-            }
+        return try await Resolver.lookupAsync(
+            in: table, of: self, reporting: reporting, onMainActor: onMainActor, body)
+    }
+}
+
+// MARK: - The async forms of the synchronous lookups
+
+extension Resolver {
+    /// Resolves `key` from an async factory, then runs `preparation` on it before the registration's own
+    /// preparation runs, as ``resolve(_:preparation:)`` does in a synchronous factory.
+    ///
+    /// - Parameters:
+    ///   - key: The key to resolve.
+    ///   - preparation: The caller's property and method injection.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError``, as ``resolve(_:preparation:)``.
+    public nonisolated(nonsending) mutating func resolveAsync<Destination>(
+        _ key: RoutableService<Destination>, preparation: (Destination) throws -> Void
+    ) async throws -> Destination {
+        try await buildAsync(entry(for: key), input: nil, preparation: preparation)
+    }
+
+    /// Resolves a key registered with arguments from an async factory, as
+    /// ``resolve(_:arguments:_:)`` does in a synchronous factory.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - first: The factory's first argument.
+    ///   - rest: Its other arguments, in order.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
+    ///   registered.
+    public nonisolated(nonsending) mutating func resolveAsync<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
+    ) async throws -> Destination {
+        let given = ArgumentList(first, repeat each rest)
+        let entry = try entry(for: key, taking: given)
+        try checkTakesArguments(entry, given: given)
+        return try await buildAsync(entry, input: given)
+    }
+
+    /// Resolves the destination of a module from an async factory, configured by `configuring` before it
+    /// is made, as ``resolve(_:configuring:)`` does in a synchronous factory.
+    ///
+    /// - Parameters:
+    ///   - key: The module key.
+    ///   - configuring: Sets the module up, typically with a `construct…` call.
+    /// - Returns: The destination.
+    /// - Throws: ``RouteError``; ``RouteError/Code/invalidConfiguration`` when a required `construct…`
+    ///   call was not made.
+    public nonisolated(nonsending) mutating func resolveAsync<Configuration, Destination>(
+        _ key: RoutableServiceModule<Configuration, Destination>, configuring: (Configuration) throws -> Void
+    ) async throws -> Destination {
+        let entry: Entry<Destination> = try moduleEntry(for: key)
+        let configuration = try configure(entry, as: Configuration.self, configuring)
+        let made = try await buildAsync(entry, input: configuration)
+        reportUnreadConstructCalls(configuration, of: entry)
+        return made
+    }
+
+    /// ``buildAsync(_:)`` with a configuration or arguments handed to the factory that takes them, then the
+    /// caller's preparation: the async form of `build(_:input:preparation:)`. (An async factory never
+    /// runs inside a preparation, so the caller's preparation always runs before the object's own, which
+    /// the lookup's drain runs.)
+    nonisolated(nonsending) mutating func buildAsync<Destination>(
+        _ entry: Entry<Destination>, input given: AnyObject?, preparation: (Destination) throws -> Void = { _ in }
+    ) async throws -> Destination {
+        let made = try await unsafe state.withInput(given) { try await buildAsync(entry) }
+        try runCallerPreparation(made, entry, preparation)
+        return made
+    }
+}
+
+extension RouteRegistry {
+    /// Makes the destination of a service key from async code and runs the caller's preparation on it, as
+    /// ``makeDestination(to:isolation:preparation:)`` does from synchronous code.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - preparation: The caller's property and method injection; it runs before the registration's.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``; an error thrown by `preparation` is wrapped as ``RouteError/Code/factoryFailed``.
+    public nonisolated(nonsending) func makeDestinationAsync<Destination>(
+        to key: RoutableService<Destination>, preparation: (Destination) throws -> Void
+    ) async throws -> Destination {
+        try await lookupAsync(onMainActor: MainActorCheck.isMainActor(#isolation)) { resolver in
+            try await resolver.buildAsync(try resolver.entry(for: key), input: nil, preparation: preparation)
         }
-        // An async lookup's state is its own (it moves with the task between threads); `table` is kept
-        // alive by this frame until the lookup ends.
-        let state = unsafe LookupState(
-            tableRef: Borrowed(table), stackRange: ThreadContext.current.stackRange, isAsync: true)
-        // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
-        // awaits, so called from main-actor code it may make main-actor destinations there.
-        unsafe state.context.onMainActor = MainActorCheck.isMainActor(#isolation)
-        // Inside an async factory of another registry's lookup: nested in it, sharing its creation
-        // transaction (so it never waits for the lookup it is part of), as a synchronous nested lookup.
-        if let joined { unsafe state.context.outer = Borrowed(joined.state) }
-        var resolver = Resolver(state: state)
-        let filed = AsyncLookupBinding.begin(state)
-        overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
-        defer {
-            overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
-            if let filed { AsyncLookupBinding.end(filed) }
-            withExtendedLifetime((table, state, joined)) {}
+    }
+
+    /// Makes the destination of a key registered with arguments from async code, as
+    /// ``makeDestination(to:arguments:_:isolation:)`` does from synchronous code. The key's factory may be
+    /// synchronous or async (``registerAsync(_:arguments:file:line:factory:)``).
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - first: The factory's first argument.
+    ///   - rest: Its other arguments, in order.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
+    ///   registered, in number or type.
+    public nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
+        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
+    ) async throws -> Destination {
+        let given = ArgumentList(first, repeat each rest)
+        return try await lookupAsync(onMainActor: MainActorCheck.isMainActor(#isolation)) { resolver in
+            let entry = try resolver.entry(for: key, taking: given)
+            try resolver.checkTakesArguments(entry, given: given)
+            return try await resolver.buildAsync(entry, input: given)
         }
+    }
+
+    /// Makes the destination of a module key from async code, configured first, as
+    /// ``makeDestination(to:isolation:configuring:)`` does from synchronous code: the configuration's
+    /// success or failure handler runs once the whole lookup has ended.
+    ///
+    /// - Parameters:
+    ///   - key: The module key.
+    ///   - configuring: Sets the module up: `construct…` calls, handlers.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``; ``RouteError/Code/invalidConfiguration`` when a required `construct…`
+    ///   call was not made, in which case no destination is made.
+    public nonisolated(nonsending) func makeDestinationAsync<Configuration, Destination>(
+        to key: RoutableServiceModule<Configuration, Destination>, configuring: (Configuration) throws -> Void
+    ) async throws -> Destination {
+        var configuration: ModuleConfiguration<Destination>?
         do {
-            let made = try await resolver.buildAsync(try resolver.entry(for: key))
-            if state.needsFinishing { try resolver.synchronously { resolver in try resolver.finishLookup() } }
+            let made = try await lookupAsync(onMainActor: MainActorCheck.isMainActor(#isolation)) { resolver in
+                let entry = try resolver.moduleEntry(for: key)
+                let made = try resolver.configure(entry, as: Configuration.self, configuring)
+                configuration = made
+                let built = try await resolver.buildAsync(entry, input: made)
+                resolver.reportUnreadConstructCalls(made, of: entry)
+                return built
+            }
+            configuration?.finish(.success(made))
             return made
-        } catch {
-            resolver.failLookup(error)
-            throw report(error)
+        } catch let error as RouteError {
+            configuration?.finish(.failure(error))
+            throw error
         }
     }
 }

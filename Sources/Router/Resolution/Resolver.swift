@@ -227,8 +227,7 @@ extension Resolver {
             {
                 return unsafe try joinAsync(joined, in: context, tableRef, reporting: registry, onMainActor, body)
             }
-            return unsafe try context.begin(tableRef).with { state in
-                if onMainActor { unsafe state.context.onMainActor = true }
+            return unsafe try context.begin(tableRef, onMainActor: onMainActor).with { state in
                 if let snapshot { state.seed(from: snapshot) }
                 return try run(state, in: context, reporting: registry, body)
             }
@@ -267,6 +266,66 @@ extension Resolver {
             resolver.failLookup(error)
             context.end(state)
             throw context.report(error, to: registry)
+        }
+    }
+
+    /// The async door: every async lookup (``RouteRegistry/makeDestinationAsync(to:)`` and its forms with
+    /// arguments, a caller's preparation or a module's configuration) comes through here. It follows the
+    /// synchronous door's rules, and ends a lookup the same way (``finishLookup()`` or ``failLookup(_:)``,
+    /// then the state is emptied, its snapshot captured for the `Lazy`s and `Provider`s it made, and its
+    /// invariants checked in debug builds); what differs is how the running lookup is found (filed under
+    /// its task, ``AsyncLookupBinding``, instead of the thread's context) and that its state is its own,
+    /// since it moves with the task between threads.
+    ///
+    /// - **Joining.** Inside an async factory of a lookup of the same table, `body` continues that lookup.
+    /// - **Nesting.** Inside one of another table's, the new lookup nests in it and shares its creation
+    ///   transaction, so it never waits for the lookup it is part of.
+    ///
+    /// - Parameters:
+    ///   - table: The table; the caller keeps it alive for the whole call.
+    ///   - registry: The registry looked up: its override counter sends its synchronous lookups to the
+    ///     door while this one runs, and its error handler sees a failure when `reporting`.
+    ///   - reporting: Whether a failure goes to the error handler.
+    ///   - onMainActor: Whether the caller is isolated to the main actor.
+    ///   - body: The lookup.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or an error finishing the lookup.
+    nonisolated(nonsending) static func lookupAsync<Result>(
+        in table: SealedTable, of registry: RouteRegistry, reporting: Bool, onMainActor: Bool,
+        _ body: nonisolated(nonsending) (inout Resolver) async throws -> Result
+    ) async throws -> Result {
+        let joined = AsyncLookupBinding.joinable()
+        if let joined, joined.state.table === table {
+            // Part of that lookup, which finishes it and reports its failure.
+            return try await joined.state.withOnMainActor(onMainActor) {
+                var resolver = Resolver(state: joined.state)
+                return try await body(&resolver)
+            }
+        }
+        // `table` is kept alive by this frame until the lookup ends.
+        let state = unsafe LookupState.make(
+            Borrowed(table), stackRange: ThreadContext.current.stackRange, tracing: table.isTracing, isAsync: true)
+        // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
+        // awaits, so called from main-actor code it may make main-actor destinations there.
+        unsafe state.context.onMainActor = onMainActor
+        if let joined { unsafe state.context.outer = Borrowed(joined.state) }
+        var resolver = Resolver(state: state)
+        let filed = AsyncLookupBinding.begin(state)
+        registry.overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
+        defer {
+            registry.overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
+            if let filed { AsyncLookupBinding.end(filed) }
+            withExtendedLifetime((table, state, joined)) {}
+        }
+        do {
+            let made = try await body(&resolver)
+            if state.needsFinishing { try resolver.synchronously { resolver in try resolver.finishLookupSlow() } }
+            state.end()
+            return made
+        } catch {
+            resolver.failLookup(error)
+            state.end()
+            throw reporting ? registry.report(error) : error
         }
     }
 
@@ -346,17 +405,11 @@ extension Resolver {
                     unsafe try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
                 }
             }
-            unsafe context.primaryBusy = true
-            unsafe context.running = primary
             @inline(__always) func begin(_ state: LookupState) throws -> Destination {
-                unsafe state.context.tableRef = tableRef
-                unsafe state.context.maxDepth = tableRef.with { $0.maxDepth }
-                unsafe state.context.tracing = false
-                unsafe state.context.onMainActor = onMainActor
-                return try run(state, in: context, reporting: registry, first)
+                try run(state, in: context, reporting: registry, first)
             }
             // Borrowed: the context keeps its primary state (+1) as long as it lives.
-            return unsafe try primary.with(begin)
+            return unsafe try context.start(primary, tableRef, onMainActor: onMainActor).with(begin)
         }
         let slot = unsafe tableRef.with { $0.contextSlot }
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.

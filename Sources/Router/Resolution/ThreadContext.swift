@@ -192,25 +192,30 @@ extension ThreadContext {
     }
 
     /// Starts a lookup of `tableRef` on this thread: the spare state, or a new one, nested in the running
-    /// lookup if there is one.
+    /// lookup if there is one. `onMainActor`: the caller is isolated to the main actor.
     @inlinable @inline(__always)
-    func begin(_ tableRef: Borrowed<SealedTable>) -> Borrowed<LookupState> {
+    func begin(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) -> Borrowed<LookupState> {
         // The common case, inline: no lookup runs on this thread, and its primary state is free.
-        if unsafe running == nil && !primaryBusy && !inHandler, let primary = unsafe primary {
-            unsafe primaryBusy = true
-            unsafe primary.with { state in
-                unsafe state.context.tableRef = tableRef
-                unsafe (state.context.maxDepth, state.context.tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
-                unsafe state.context.onMainActor = false
-            }
-            unsafe running = primary
-            return unsafe primary
+        if let primary = unsafe idlePrimary {
+            return unsafe start(primary, tableRef, onMainActor: onMainActor)
         }
-        return unsafe beginSlow(tableRef)
+        return unsafe beginSlow(tableRef, onMainActor: onMainActor)
+    }
+
+    /// Starts a lookup of `tableRef` in `primary`, the state ``idlePrimary`` returned: the one way a lookup
+    /// starts on an idle thread (``begin(_:onMainActor:)`` and the plain transient's fast case both take it).
+    @inlinable @inline(__always)
+    func start(_ primary: Borrowed<LookupState>, _ tableRef: Borrowed<SealedTable>, onMainActor: Bool)
+        -> Borrowed<LookupState>
+    {
+        unsafe primaryBusy = true
+        unsafe primary.with { state in unsafe state.context.start(tableRef, onMainActor: onMainActor) }
+        unsafe running = primary
+        return unsafe primary
     }
 
     @usableFromInline
-    func beginSlow(_ tableRef: Borrowed<SealedTable>) -> Borrowed<LookupState> {
+    func beginSlow(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) -> Borrowed<LookupState> {
         let tracing = unsafe !inHandler && tableRef.with { $0.isTracing }
         let made: Borrowed<LookupState>
         if unsafe !primaryBusy, let primary = unsafe primary {
@@ -220,8 +225,7 @@ extension ThreadContext {
                 unsafe $0.restart(tableRef: tableRef, stackRange: stackRange, tracing: tracing)
             }
         } else {
-            let state = unsafe LookupState(tableRef: tableRef, stackRange: stackRange)
-            unsafe state.context.tracing = tracing
+            let state = unsafe LookupState.make(tableRef, stackRange: stackRange, tracing: tracing, isAsync: false)
             if unsafe primary == nil {
                 unsafe primary = Borrowed.retained(state)
                 unsafe primaryBusy = true
@@ -233,7 +237,8 @@ extension ThreadContext {
         unsafe made.with { state in
             unsafe state.context.outer = unsafe running
             // A lookup nested in a main-actor one runs on the same thread, inside it.
-            unsafe state.context.onMainActor = unsafe running?.with { unsafe $0.context.onMainActor } ?? false
+            unsafe state.context.onMainActor =
+                onMainActor || (unsafe running?.with { unsafe $0.context.onMainActor } ?? false)
         }
         unsafe running = made
         return unsafe made

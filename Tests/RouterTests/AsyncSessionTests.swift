@@ -1,0 +1,190 @@
+import Router
+import Testing
+
+// An async lookup goes through the same lookup session as a synchronous one: it ends the same way
+// (the snapshot its `Lazy`s and `Provider`s read, the state's invariants), and it offers the same forms
+// (a caller's preparation, runtime arguments, a module's configuration), with the same checks and errors.
+
+protocol SessionPart: AnyObject {}
+final class SessionPartImpl: SessionPart {}
+protocol SessionOwner: AnyObject {
+    var part: any SessionPart { get }
+    var lazyPart: Lazy<any SessionPart> { get }
+    var makePart: Provider<any SessionPart> { get }
+}
+final class SessionOwnerImpl: SessionOwner {
+    let part: any SessionPart
+    let lazyPart: Lazy<any SessionPart>
+    let makePart: Provider<any SessionPart>
+    init(part: any SessionPart, lazyPart: Lazy<any SessionPart>, makePart: Provider<any SessionPart>) {
+        self.part = part
+        self.lazyPart = lazyPart
+        self.makePart = makePart
+    }
+}
+extension RoutableService where Destination == any SessionPart {
+    static var sessionPart: Self { Self(declaring: (any SessionPart).self) }
+}
+extension RoutableService where Destination == any SessionOwner {
+    static var sessionOwner: Self { Self(declaring: (any SessionOwner).self) }
+}
+
+struct AsyncSessionTests {
+    /// The reproduction of the lookup-session issue: registered with `registerAsync` and looked up with
+    /// `makeDestinationAsync`, the `Lazy` made in the lookup read the graph-scoped part built again (the
+    /// async lookup never captured its snapshot); it must find the part the lookup made, as the
+    /// synchronous lookup's does.
+    @Test(arguments: [false, true])
+    func aLazyAndAProviderMadeInALookupShareItsGraphScopedInstances(async: Bool) async throws {
+        let made = Counter()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.sessionPart) { _ in
+                made.increment()
+                return SessionPartImpl()
+            }.scope(.graph)
+            if async {
+                try registry.registerAsync(.sessionOwner) { r async throws in
+                    await Task.yield()
+                    return SessionOwnerImpl(
+                        part: try r.resolve(.sessionPart), lazyPart: try r.lazy(.sessionPart),
+                        makePart: try r.provider(.sessionPart))
+                }
+            } else {
+                try registry.register(.sessionOwner) { r in
+                    SessionOwnerImpl(
+                        part: try r.resolve(.sessionPart), lazyPart: try r.lazy(.sessionPart),
+                        makePart: try r.provider(.sessionPart))
+                }
+            }
+        }
+        let owner = try await registry.makeDestinationAsync(to: .sessionOwner)
+        #expect(try owner.lazyPart.value === owner.part)
+        #expect(try owner.makePart() === owner.part)
+        #expect(made.value == 1)
+    }
+
+    @Test func anAsyncLookupRunsTheCallersPreparationBeforeTheRegistrations() async throws {
+        let registry = try sealedRegistry { registry in
+            try registry.registerAsync(.car) { r async throws in
+                await Task.yield()
+                return CarImpl(engine: try r.resolve(.engine))
+            }
+            .preparing { car, _ in (car as? CarImpl)?.log.append("registration") }
+            try registry.register(.engine) { _ in V8(horsepower: 7) }
+        }
+        let car = try await registry.makeDestinationAsync(to: .car) { car in
+            (car as? CarImpl)?.log.append("caller")
+        }
+        #expect((car as? CarImpl)?.log == ["caller", "registration"])
+        #expect(car.engine.horsepower == 7)
+    }
+
+    @Test func aCallersPreparationThatThrowsFailsTheAsyncLookupAsFactoryFailed() async throws {
+        struct Refused: Error {}
+        let reported = TestLocked<[RouteError.Code]>([])
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }
+            registry.errorHandler = { error in reported.withLock { $0.append(error.code) } }
+        }
+        let code = await routeErrorCode {
+            _ = try await registry.makeDestinationAsync(to: .engine) { engine in
+                if engine.horsepower > 0 { throw Refused() }
+            }
+        }
+        #expect(code == .factoryFailed)
+        #expect(reported.withLock { $0 } == [.factoryFailed])
+    }
+
+    @Test func anAsyncLookupPassesRuntimeArgumentsToSynchronousAndAsyncFactories() async throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine, arguments: Int.self) { _, horsepower in V8(horsepower: horsepower) }
+            try registry.registerAsync(.wheel, arguments: Int.self, String.self) { r, position, _ async throws in
+                await Task.yield()
+                return WheelImpl(position: position + (try r.resolve(.engine, arguments: 0)).horsepower)
+            }
+            try registry.registerAsync(.car) { r async throws in
+                let engine = try await r.resolveAsync(.engine, arguments: 12)
+                let wheel = try await r.resolveAsync(.wheel, arguments: 3, "front")
+                let car = CarImpl(engine: engine)
+                car.log.append("wheel \(wheel.position)")
+                return car
+            }
+        }
+        #expect(try await registry.makeDestinationAsync(to: .engine, arguments: 5).horsepower == 5)
+        #expect(try await registry.makeDestinationAsync(to: .wheel, arguments: 2, "rear").position == 2)
+        let car = try await registry.makeDestinationAsync(to: .car)
+        #expect(car.engine.horsepower == 12)
+        #expect((car as? CarImpl)?.log == ["wheel 3"])
+    }
+
+    @Test func anAsyncLookupWithArgumentsOfTheWrongTypeIsAnArgumentMismatch() async throws {
+        let registry = try sealedRegistry { registry in
+            try registry.registerAsync(.engine, arguments: Int.self) { _, horsepower async throws in
+                V8(horsepower: horsepower)
+            }
+        }
+        let code = await routeErrorCode { _ = try await registry.makeDestinationAsync(to: .engine, arguments: "x") }
+        #expect(code == .argumentMismatch)
+        let synchronous = #expect(throws: RouteError.self) {
+            _ = try registry.makeDestination(to: .engine, arguments: 1)
+        }
+        #expect(synchronous?.code == .asyncOnly)
+    }
+
+    @Test func anAsyncLookupOfAModuleKeyIsConfiguredFirstAndItsHandlerRunsAtTheEnd() async throws {
+        let finished = TestLocked<[String]>([])
+        let registry = try sealedRegistry { registry in
+            try registry.register(.greeter, configuration: GreeterConfiguration.init) { config, _ in
+                let name = try config.require(config.name, setBy: "constructGreeter(name:)")
+                return GreeterImpl(greeting: "Hello, \(name)\(config.punctuation)")
+            }
+        }
+        let greeter = try await registry.makeDestinationAsync(to: .greeter) { config in
+            config.constructGreeter(name: "Ann")
+            config.punctuation = "!"
+            config.successHandler = { made in finished.withLock { $0.append(made.greeting) } }
+        }
+        #expect(greeter.greeting == "Hello, Ann!")
+        #expect(finished.withLock { $0 } == ["Hello, Ann!"])
+        let code = await routeErrorCode { _ = try await registry.makeDestinationAsync(to: .greeter) { _ in } }
+        #expect(code == .invalidConfiguration)
+    }
+
+    @Test func anAsyncFactoryResolvesAModuleKeyWithItsConfiguration() async throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.greeter, configuration: GreeterConfiguration.init) { config, _ in
+                GreeterImpl(greeting: "Hi, \(try config.require(config.name, setBy: "constructGreeter(name:)"))")
+            }
+            try registry.registerAsync(.car) { r async throws in
+                let greeter = try await r.resolveAsync(.greeter) { config in config.constructGreeter(name: "Bo") }
+                let car = CarImpl(engine: V8())
+                car.log.append(greeter.greeting)
+                return car
+            }
+        }
+        let car = try await registry.makeDestinationAsync(to: .car)
+        #expect((car as? CarImpl)?.log == ["Hi, Bo"])
+    }
+
+    /// A custom scope's generation is counted as used by a lookup until it ends: an async lookup leaves it
+    /// when it ends, as a synchronous one does, so a reset scope's old instances are released.
+    @Test func anAsyncLookupLeavesTheCustomScopeGenerationItUsedWhenItEnds() async throws {
+        let scope = CustomScope("session")
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }.scope(.custom(scope))
+            try registry.registerAsync(.car) { r async throws in
+                await Task.yield()
+                return CarImpl(engine: try r.resolve(.engine))
+            }
+        }
+        weak var first: (any Engine)?
+        do {
+            let car = try await registry.makeDestinationAsync(to: .car)
+            first = car.engine
+        }
+        scope.reset()
+        let again = try await registry.makeDestinationAsync(to: .car)
+        #expect(first == nil)
+        #expect(again.engine.horsepower == 400)
+    }
+}
