@@ -263,8 +263,10 @@ extension Resolver {
 /// generic call, four times per lookup; here it is a loop of destroys (none for plain values) and a store.
 /// The owner frees the storage with ``free()``; a copy of a stack aliases the same storage, so a stack is
 /// only ever used in place, as a stored property of its graph.
-// @safe: `base` is allocated in `init` and freed by the owning graph's `free()`; every access is bounds
-// checked against `count` in debug builds (see the subscripts), and a stack is never copied out of its graph.
+// @safe: `base` is allocated in `init` and freed by the owning graph's `free()`; every subscript access is
+// bounds checked against `count` in debug builds (the `assert`s in the subscript; the engine computes every
+// index, no user input reaches one), `append` grows before it writes, and a stack is never copied out of its
+// graph.
 @usableFromInline @safe
 struct GraphStack<Element> {
     @usableFromInline var base: UnsafeMutablePointer<Element>
@@ -283,8 +285,14 @@ struct GraphStack<Element> {
     /// The element at `index`, which must be below `count`.
     @inlinable
     subscript(index: Int) -> Element {
-        get { unsafe base[index] }
-        nonmutating _modify { yield unsafe &base[index] }
+        get {
+            assert(index >= 0 && index < count, "GraphStack index \(index) outside 0..<\(count)")
+            return unsafe base[index]
+        }
+        nonmutating _modify {
+            assert(index >= 0 && index < count, "GraphStack index \(index) outside 0..<\(count)")
+            yield unsafe &base[index]
+        }
     }
 
     @inlinable

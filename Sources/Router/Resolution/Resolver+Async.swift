@@ -55,18 +55,12 @@ extension Resolver {
     ) async throws -> Destination {
         let transaction = unsafe state.transaction
         while true {
-            switch try await transaction.claimAsync(cell, for: entry) {
-            case .published:
-                if let made = cell.instance { return made }
-                continue
-            case .inProgress(let provisional, let otherSide):
-                if let made = provisional as? Destination { return made }
-                throw inProgressError(entry, otherSide: otherSide)
-            case .claimed:
-                break
-            case .heldByAsyncLookup(let holder):
-                // Not answered to a claim that waits suspended; handled as a synchronous claim would be.
-                throw RouteError.heldByAsyncLookup(entry.key, path: runningPath() + [entry.key.short], holder: holder)
+            switch try answer(
+                try await transaction.claimAsync(cell, for: entry), for: entry, published: { cell.instance })
+            {
+            case .found(let made): return made
+            case .claimAgain: continue
+            case .build: break
             }
             let mark = pendingCount
             let made: Destination

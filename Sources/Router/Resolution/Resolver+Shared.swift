@@ -1,3 +1,13 @@
+/// What a claim means to the lookup that made it (see ``Resolver/answer(_:for:published:)``).
+enum ClaimAnswer<Destination> {
+    /// The instance: published, or in progress in the lookup's group.
+    case found(Destination)
+    /// The lookup owns the cell now: build the instance.
+    case build
+    /// Claim again.
+    case claimAgain
+}
+
 extension Resolver {
     /// Returns or builds the instance of a shared registration (singleton, weak singleton, custom scope).
     @usableFromInline
@@ -116,18 +126,32 @@ extension Resolver {
         _ cell: CreationCell, for entry: AnyEntry, published: () -> Destination?
     ) throws -> Destination? {
         while true {
-            switch unsafe try state.transaction.claim(cell, for: entry) {
-            case .published:
-                if let made = published() { return made }
-                continue  // a weak instance published and released meanwhile: claim it again
-            case .inProgress(let provisional, let otherSide):
-                if let made = provisional as? Destination { return made }
-                throw inProgressError(entry, otherSide: otherSide)
-            case .claimed:
-                return nil
-            case .heldByAsyncLookup(let holder):
-                throw RouteError.heldByAsyncLookup(entry.key, path: runningPath() + [entry.key.short], holder: holder)
+            switch try answer(unsafe try state.transaction.claim(cell, for: entry), for: entry, published: published) {
+            case .found(let made): return made
+            case .build: return nil
+            case .claimAgain: continue
             }
+        }
+    }
+
+    /// What a claim's answer means to the lookup that claimed, synchronous or async (the one reading of
+    /// ``CreationTransaction/Claim``): the instance, the cell to build, or a claim to make again (a weak
+    /// instance published and released meanwhile); or the error an initializer cycle or an async holder
+    /// is.
+    func answer<Destination>(
+        _ claim: CreationTransaction.Claim, for entry: AnyEntry, published: () -> Destination?
+    ) throws -> ClaimAnswer<Destination> {
+        switch claim {
+        case .published:
+            guard let made = published() else { return .claimAgain }
+            return .found(made)
+        case .inProgress(let provisional, let otherSide):
+            if let made = provisional as? Destination { return .found(made) }
+            throw inProgressError(entry, otherSide: otherSide)
+        case .claimed:
+            return .build
+        case .heldByAsyncLookup(let holder):
+            throw RouteError.heldByAsyncLookup(entry.key, path: runningPath() + [entry.key.short], holder: holder)
         }
     }
 
