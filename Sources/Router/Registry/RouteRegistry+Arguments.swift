@@ -322,8 +322,7 @@ extension Resolver {
     mutating func takeArguments<First, each Argument>(
         _ expected: (First, repeat each Argument).Type, for key: KeyDescription
     ) throws -> (First, (repeat each Argument)) {
-        let given = input as? ArgumentList
-        input = nil
+        let given = unsafe state.takeInput() as? ArgumentList
         guard let given else {
             throw RouteError(
                 .argumentMismatch, key: key.full, path: pathHere(key.short),

@@ -39,14 +39,6 @@ final class GraphSnapshot: @unchecked Sendable {
 }
 
 extension LookupState {
-    /// The snapshot the `Lazy`s and `Provider`s made in this lookup share, made on first use.
-    var snapshotForDeferredLookups: GraphSnapshot {
-        if let snapshot = unsafe creation.snapshot { return snapshot }
-        let made = GraphSnapshot()
-        unsafe creation.snapshot = made
-        unsafe creation.hasExtras = true
-        return made
-    }
 
     /// Starts this lookup's graph with the graph-scoped instances `snapshot` kept alive, as if this lookup
     /// had built them.

@@ -16,24 +16,24 @@ final class LookupState {
     // enter and leave pairs of a nested level), never through a save and restore of its own.
 
     /// Where the lookup runs and under which rules: set when it starts, by the door or the async door.
-    @exclusivity(unchecked) @usableFromInline var context: LookupContext
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var context: LookupContext
     /// The factories running in the lookup, innermost on top: pushed and popped by `construct`.
-    @exclusivity(unchecked) @usableFromInline var frames = FrameStack()
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var frames = FrameStack()
     /// The graph, once the lookup needs one, the preparations queued in it, and the flags a shared build
     /// reads to hold or defer them.
-    @exclusivity(unchecked) @usableFromInline var preparations = PreparationQueue()
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var preparations = PreparationQueue()
     /// What the lookup shares with other lookups: its creation transaction, the custom-scope generations it
     /// uses, the snapshot its `Lazy`s and `Provider`s read.
-    @exclusivity(unchecked) @usableFromInline var creation = CreationScope()
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var creation = CreationScope()
     /// An ``Injected`` property that failed to resolve, with the frame of the factory that was running:
     /// that factory's lookup fails with it once the factory returns, or the lookup does when it finishes.
     /// Set by `recordFailedInjection`, which also starts the graph, so that only the branch after a factory
     /// that a graph already sends slow (`graphRef != nil`) looks at it. Here rather than in `FrameStack`,
     /// which stays a plain value: a reference in it made each copy of the frames retain.
-    @exclusivity(unchecked) var failedInjection: FailedInjection?
+    @exclusivity(unchecked) fileprivate(set) var failedInjection: FailedInjection?
     /// Whether `failedInjection` is set: what the engine's hot branches test, as a plain load (testing the
     /// reference itself retained and released it).
-    @exclusivity(unchecked) @usableFromInline var hasFailedInjection = false
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var hasFailedInjection = false
 
     private init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool) {
         unsafe context = LookupContext(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
@@ -373,6 +373,143 @@ extension LookupState {
     }
 }
 
+// MARK: The parts' operations
+//
+// Every part's fields are `fileprivate(set)`: only this file writes them, through the operations below
+// (the compiler refuses a write from any other file). Other files read the fields and call these.
+
+extension LookupState {
+    /// Sets the context up for a lookup of `tableRef` starting on an idle thread (see
+    /// ``LookupContext/start(_:onMainActor:)``).
+    @inlinable @inline(__always)
+    func start(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) {
+        unsafe context.start(tableRef, onMainActor: onMainActor)
+    }
+
+    /// Nests the lookup in `outer` (a lookup of another table running on this thread, or in this task),
+    /// from main-actor code when `onMainActor` is.
+    func nest(in outer: Borrowed<LookupState>?, onMainActor: Bool) {
+        unsafe context.outer = outer
+        unsafe context.onMainActor = onMainActor
+    }
+
+    /// Measures the depth guard against `range`, the stack of the thread the lookup runs on now (an async
+    /// lookup moves between threads).
+    @inlinable @inline(__always)
+    func measureStack(_ range: StackRange) {
+        unsafe context.stackRange = range
+    }
+
+    /// Pushes the first factory's frame of a lookup (no enclosing frame, no node).
+    @inlinable @inline(__always)
+    func enterFirstFrame(_ frame: UnsafeMutablePointer<Frame>) {
+        unsafe frames.top = unsafe frame
+        unsafe frames.depth = 1
+    }
+
+    /// Pops what ``enterFirstFrame(_:)`` pushed.
+    @inlinable @inline(__always)
+    func leaveFirstFrame() {
+        unsafe frames.top = nil
+        unsafe frames.current = -1
+        unsafe frames.depth = 0
+    }
+
+    /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.
+    @inlinable @inline(__always)
+    func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
+        let parentNode = unsafe frames.current
+        if let graphRef = unsafe preparations.graphRef {
+            unsafe frame.pointee.node = graphRef.with { unsafe $0.push(frame.pointee.entry, parent: parentNode) }
+            unsafe frames.current = unsafe frame.pointee.node
+        }
+        unsafe frames.top = unsafe frame
+        unsafe frames.depth &+= 1
+        return parentNode
+    }
+
+    /// Pops a factory's frame pushed by ``enterFrame(_:)`` or ``enterPlainFrame(_:)``.
+    @inlinable @inline(__always)
+    func leaveFrame(_ frame: UnsafeMutablePointer<Frame>, parentNode: Int32) {
+        let outerTop = unsafe frame.pointee.parent
+        unsafe frames.top = unsafe outerTop
+        // A graph started inside the factory gave the enclosing frame a node of its own.
+        if let outer = unsafe outerTop, unsafe outer.pointee.node >= 0 {
+            unsafe frames.current = unsafe outer.pointee.node
+        } else {
+            unsafe frames.current = parentNode
+        }
+        unsafe frames.depth &-= 1
+    }
+
+    /// Pushes the frame of a factory that starts with no graph (see `Resolver.constructPlain`): no node;
+    /// returns the node to restore after.
+    @inlinable @inline(__always)
+    func enterPlainFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
+        unsafe frames.top = unsafe frame
+        unsafe frames.depth &+= 1
+        return unsafe frames.current
+    }
+
+    /// Pops what ``enterPlainFrame(_:)`` pushed when still no graph exists: nothing else to restore.
+    @inlinable @inline(__always)
+    func leavePlainFrame(restoring outerTop: UnsafeMutablePointer<Frame>?, parentNode: Int32) {
+        unsafe frames.top = unsafe outerTop
+        unsafe frames.current = parentNode
+        unsafe frames.depth &-= 1
+    }
+
+    /// Counts a factory that returned, for the trace.
+    @inlinable @inline(__always)
+    func noteConstructed(_ entry: AnyEntry) {
+        unsafe frames.constructions &+= 1
+        unsafe frames.lastConstructed = ObjectIdentifier(entry)
+    }
+
+    /// Takes the configuration or arguments handed to the factory that is starting: no later factory
+    /// gets them.
+    func takeInput() -> AnyObject? {
+        let taken = unsafe frames.inputRef?.object
+        unsafe frames.inputRef = nil
+        return taken
+    }
+
+    /// Notes that a build returned an ancestor still being built or prepared (see
+    /// ``PreparationQueue/reachedUnfinishedAncestor``).
+    @inlinable @inline(__always)
+    func noteReachedUnfinishedAncestor() {
+        unsafe preparations.reachedUnfinishedAncestor = true
+    }
+
+    /// Asks the enclosing drain to run the running preparation again later (see
+    /// ``PreparationQueue/deferralRequested``).
+    func requestDeferral() {
+        unsafe preparations.deferralRequested = true
+    }
+
+    /// Clears the deferral request, returning whether one was made.
+    @discardableResult
+    func clearDeferralRequest() -> Bool {
+        let requested = unsafe preparations.deferralRequested
+        unsafe preparations.deferralRequested = false
+        return requested
+    }
+
+    /// Notes that the top-level drain has run `count` pending preparations to completion.
+    func noteCompleted(_ count: Int) {
+        unsafe preparations.completed = count
+    }
+
+    /// The snapshot the `Lazy`s and `Provider`s made in this lookup share, made on first use.
+    var snapshotForDeferredLookups: GraphSnapshot {
+        if let snapshot = unsafe creation.snapshot { return snapshot }
+        let made = GraphSnapshot()
+        unsafe creation.snapshot = made
+        unsafe creation.hasExtras = true
+        return made
+    }
+}
+
 /// What ``LookupState/enterPreparation(of:depth:)`` changed, for ``LookupState/leavePreparation(_:)``.
 // @safe: `preparationTop` is a frame of the lookup's `FrameStack`, restored while that frame still runs.
 @usableFromInline @safe
@@ -397,19 +534,19 @@ struct EnteredPreparation {
 @usableFromInline @safe
 struct LookupContext {
     /// The table the lookup reads.
-    @usableFromInline var tableRef: Borrowed<SealedTable>
+    @usableFromInline fileprivate(set) var tableRef: Borrowed<SealedTable>
     /// The deepest nesting allowed, copied from the table so the hot path does not reach for it.
-    @usableFromInline var maxDepth: Int
+    @usableFromInline fileprivate(set) var maxDepth: Int
     /// Whether a trace handler was installed when the lookup started (and no handler is running).
-    @usableFromInline var tracing: Bool
+    @usableFromInline fileprivate(set) var tracing: Bool
     /// Below this stack address a nested build fails with `resolutionTooDeep` (see ``ThreadContext``).
-    @usableFromInline var stackRange: StackRange
+    @usableFromInline fileprivate(set) var stackRange: StackRange
     /// Whether the code that started (or joined) this lookup is isolated to the main actor, as the compiler
     /// proved through `#isolation`: main-actor factories may run in it, synchronously, on this thread. A
     /// lookup nested in such a lookup on the same thread inherits it.
-    @usableFromInline var onMainActor = false
+    @usableFromInline fileprivate(set) var onMainActor = false
     /// The lookup this one is nested in on the same thread (or in the same task), if any.
-    @usableFromInline var outer: Borrowed<LookupState>?
+    @usableFromInline fileprivate(set) var outer: Borrowed<LookupState>?
     /// Whether the lookup is async (its state moves with its task between threads).
     @usableFromInline let isAsync: Bool
 
@@ -437,18 +574,18 @@ struct LookupContext {
 @usableFromInline @safe
 struct FrameStack {
     /// The innermost running factory's frame.
-    @usableFromInline var top: UnsafeMutablePointer<Frame>?
+    @usableFromInline fileprivate(set) var top: UnsafeMutablePointer<Frame>?
     /// How many frames are running.
-    @usableFromInline var depth = 0
+    @usableFromInline fileprivate(set) var depth = 0
     /// The node of the object being built or prepared, -1 when none is recorded.
-    @usableFromInline var current: Int32 = -1
+    @usableFromInline fileprivate(set) var current: Int32 = -1
     /// Greater than zero while a preparation (property injection) runs.
-    @usableFromInline var injecting = 0
+    @usableFromInline fileprivate(set) var injecting = 0
     /// The configuration or the arguments handed to the next factory that takes them, unretained.
-    @usableFromInline var inputRef: Borrowed<AnyObject>?
+    @usableFromInline fileprivate(set) var inputRef: Borrowed<AnyObject>?
     /// How many factories have returned, and the last one's registration (for the trace).
-    @usableFromInline var constructions = 0
-    @usableFromInline var lastConstructed: ObjectIdentifier?
+    @usableFromInline fileprivate(set) var constructions = 0
+    @usableFromInline fileprivate(set) var lastConstructed: ObjectIdentifier?
 
     @usableFromInline init() {}
 }
@@ -479,7 +616,7 @@ struct Frame {
     @usableFromInline let entry: Borrowed<AnyEntry>
     @usableFromInline let parent: UnsafeMutablePointer<Frame>?
     /// The frame's node once the graph exists, else -1.
-    @usableFromInline var node: Int32
+    @usableFromInline fileprivate(set) var node: Int32
 
     @inlinable
     init(entry: AnyEntry, parent: UnsafeMutablePointer<Frame>?, node: Int32) {
@@ -496,28 +633,28 @@ struct Frame {
 struct PreparationQueue {
     /// The graph, once the lookup needs one; owned (+1) by the state. Borrowed, so that reading it on the
     /// hot path writes no reference count.
-    @usableFromInline var graphRef: Borrowed<ResolutionGraph>?
+    @usableFromInline fileprivate(set) var graphRef: Borrowed<ResolutionGraph>?
     /// An emptied graph (+1) kept for the next lookup that needs one.
-    var spareGraph: Borrowed<ResolutionGraph>?
+    fileprivate(set) var spareGraph: Borrowed<ResolutionGraph>?
     /// While a shared instance's preparations run: its node. An unbuilt ancestor below it (built by an
     /// enclosing factory) defers the preparation instead of failing.
-    @usableFromInline var sharedFloor: Int32 = -1
+    @usableFromInline fileprivate(set) var sharedFloor: Int32 = -1
     /// The innermost factory frame when the running preparation started: a build requested while `top` is
     /// still this frame comes from the preparation itself, not from a factory it started.
-    @usableFromInline var preparationTop: UnsafeMutablePointer<Frame>?
+    @usableFromInline fileprivate(set) var preparationTop: UnsafeMutablePointer<Frame>?
     /// While a lookup with a caller's preparation builds its object inside a preparation: the object's own
     /// preparations must wait for the caller's, which runs first.
-    @usableFromInline var callerPreparationPending = false
+    @usableFromInline fileprivate(set) var callerPreparationPending = false
     /// Set when a build returns an ancestor that is still being built or prepared (a cycle closed by a
     /// property edge). A shared instance whose preparation did so is held until the lookup ends: published
     /// earlier, another thread could reach the ancestor before its preparation has run.
-    @usableFromInline var reachedUnfinishedAncestor = false
+    @usableFromInline fileprivate(set) var reachedUnfinishedAncestor = false
     /// Set when a preparation asked for an object an enclosing factory is still building: the preparation
     /// moves to the enclosing lookup's queue. A flag the engine reads after the preparation returns, not
     /// the error it throws, decides: user code that swallows the error (`try?`) cannot cancel the move.
-    @usableFromInline var deferralRequested = false
+    @usableFromInline fileprivate(set) var deferralRequested = false
     /// How many pending preparations the top-level drain has run to completion.
-    var completed = 0
+    fileprivate(set) var completed = 0
 
     @usableFromInline init() {}
 
@@ -537,18 +674,18 @@ struct PreparationQueue {
 struct CreationScope {
     /// The creation transaction, made when the lookup first claims a shared instance. A lookup nested in
     /// another shares the outer one's, so that it never waits for itself.
-    @usableFromInline var ownTransaction: CreationTransaction?
+    @usableFromInline fileprivate(set) var ownTransaction: CreationTransaction?
     /// For each custom scope this lookup used, the scope generation it saw first: a lookup keeps using
     /// that generation even if the scope is reset meanwhile, so it never mixes old and new instances.
     /// Each is counted as a user of its generation until the lookup ends (``CustomScope/enter()``).
-    var scopeGenerations: [(scope: CustomScope, generation: Int)] = []
+    fileprivate(set) var scopeGenerations: [(scope: CustomScope, generation: Int)] = []
     /// Cells for custom-scoped registrations whose scope was reset after this lookup first used it.
-    var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
+    fileprivate(set) var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
     /// The snapshot of this lookup's graph-scoped instances, for the `Lazy`s and `Provider`s made in it.
-    var snapshot: GraphSnapshot?
+    fileprivate(set) var snapshot: GraphSnapshot?
     /// Whether `scopeGenerations`, `detachedCells` or `snapshot` has anything (one flag, cheaper to test
     /// than each of them).
-    @usableFromInline var hasExtras = false
+    @usableFromInline fileprivate(set) var hasExtras = false
 
     @usableFromInline init() {}
 

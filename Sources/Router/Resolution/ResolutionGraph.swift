@@ -242,7 +242,7 @@ extension Resolver {
                 let item = unsafe graph.pending[index]
                 index += 1
                 try runPending(item, graph: graph)
-                if mark == 0 { unsafe state.preparations.completed = index }
+                if mark == 0 { unsafe state.noteCompleted(index) }
             }
         }
     }

@@ -95,9 +95,9 @@ extension Resolver {
         // A heap frame: a pointer to a stack local cannot live across a suspension.
         let frame = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
         unsafe frame.initialize(to: Frame(entry: entry, parent: top, node: -1))
-        let parentNode = unsafe enterFrame(frame)
+        let parentNode = unsafe state.enterFrame(frame)
         defer {
-            unsafe leaveFrame(frame, parentNode: parentNode)
+            unsafe state.leaveFrame(frame, parentNode: parentNode)
             unsafe frame.deinitialize(count: 1)
             unsafe frame.deallocate()
         }
@@ -110,8 +110,7 @@ extension Resolver {
             throw wrap(error, entry, stage: "factory")
         }
         if unsafe state.hasFailedInjection { try throwFailedInjection(of: entry, node: -1) }
-        unsafe state.frames.constructions &+= 1
-        unsafe state.frames.lastConstructed = ObjectIdentifier(entry)
+        unsafe state.noteConstructed(entry)
         unsafe record(made, entry, node: frame.pointee.node)
         return made
     }

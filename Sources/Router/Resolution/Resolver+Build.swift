@@ -147,11 +147,10 @@ extension Resolver {
         var frame = unsafe Frame(entry: entry, parent: top, node: -1)
         // Unprotected: see `Frame`.
         return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
-            let parentNode = unsafe enterFrame(framePointer)
-            defer { unsafe leaveFrame(framePointer, parentNode: parentNode) }
+            let parentNode = unsafe state.enterFrame(framePointer)
+            defer { unsafe state.leaveFrame(framePointer, parentNode: parentNode) }
             let made = unsafe try runFactory(entry, in: framePointer)
-            unsafe state.frames.constructions &+= 1
-            unsafe state.frames.lastConstructed = ObjectIdentifier(entry)
+            unsafe state.noteConstructed(entry)
             return made
         }
     }
@@ -166,27 +165,23 @@ extension Resolver {
         let outerTop = unsafe top
         var frame = unsafe Frame(entry: entry, parent: outerTop, node: -1)
         @inline(__always) func run(_ framePointer: UnsafeMutablePointer<Frame>) throws -> Destination {
-            let parentNode = current
-            unsafe top = unsafe framePointer
-            depth &+= 1
+            let parentNode = unsafe state.enterPlainFrame(framePointer)
             // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
             let made: Destination
             do {
                 // Wraps a failure while the frame is still pushed, so the error's path ends at this object.
                 made = unsafe try runFactory(entry, in: framePointer, recordsInline: false)
             } catch {
-                unsafe leaveFrame(framePointer, parentNode: parentNode)
+                unsafe state.leaveFrame(framePointer, parentNode: parentNode)
                 throw error
             }
             guard unsafe graphRef == nil else {
                 // The factory's own lookups started a graph, which gave this frame and its parents nodes.
-                unsafe leaveFrame(framePointer, parentNode: parentNode)
+                unsafe state.leaveFrame(framePointer, parentNode: parentNode)
                 return made
             }
             // Still no graph: no node was made, so the enclosing frame has none to restore.
-            unsafe top = unsafe outerTop
-            current = parentNode
-            depth &-= 1
+            unsafe state.leavePlainFrame(restoring: outerTop, parentNode: parentNode)
             return made
         }
         // Unprotected: see `Frame`.
@@ -294,33 +289,6 @@ extension Resolver {
     /// Whether a registration's factory takes no arguments and no configuration.
     static func takesNoInput(_ entry: AnyEntry) -> Bool {
         entry.argumentTypes == nil && entry.configurationConforms == nil && entry.configurationType() == nil
-    }
-
-    /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.
-    @inlinable @inline(__always)
-    mutating func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
-        let parentNode = current
-        if let graphRef = unsafe graphRef {
-            unsafe frame.pointee.node = graphRef.with { unsafe $0.push(frame.pointee.entry, parent: parentNode) }
-            current = unsafe frame.pointee.node
-        }
-        unsafe top = unsafe frame
-        depth &+= 1
-        return parentNode
-    }
-
-    /// Pops a factory's frame.
-    @inlinable @inline(__always)
-    mutating func leaveFrame(_ frame: UnsafeMutablePointer<Frame>, parentNode: Int32) {
-        let outerTop = unsafe frame.pointee.parent
-        unsafe top = unsafe outerTop
-        // A graph started inside the factory gave the enclosing frame a node of its own.
-        if let outer = unsafe outerTop, unsafe outer.pointee.node >= 0 {
-            current = unsafe outer.pointee.node
-        } else {
-            current = parentNode
-        }
-        depth &-= 1
     }
 
     @usableFromInline

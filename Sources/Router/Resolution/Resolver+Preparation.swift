@@ -66,7 +66,7 @@ extension Resolver {
                 let found = graph.ancestor(of: current, entry: target),
                 unsafe graph.nodes[Int(found)].instance < 0, found < sharedFloor
             else { continue }
-            unsafe state.preparations.deferralRequested = true
+            unsafe state.requestDeferral()
             throw DeferToEnclosingLookup()
         }
     }

@@ -103,16 +103,15 @@ extension Resolver {
         while unsafe index < graph.pending.count {
             let item = unsafe graph.pending[index]
             index += 1
-            unsafe state.preparations.deferralRequested = false
+            unsafe state.clearDeferralRequest()
             do {
                 try runPending(item, graph: graph)
             } catch  where unsafe state.preparations.deferralRequested {
                 // Unwound by the deferral (possibly rethrown as another error by user code).
             }
-            if unsafe state.preparations.deferralRequested {
+            if unsafe state.clearDeferralRequest() {
                 // Also when the preparation swallowed the deferral (`try?`) and returned: it runs again,
                 // whole, in the enclosing lookup's drain.
-                unsafe state.preparations.deferralRequested = false
                 deferred.append(item)
             }
         }

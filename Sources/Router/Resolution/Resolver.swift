@@ -135,31 +135,11 @@ public struct Resolver: ~Copyable {
     @inlinable var graph: ResolutionGraph? { unsafe state.graph }
     /// How many preparations are queued, read without retaining the graph.
     @inlinable var pendingCount: Int { unsafe graphRef?.with { unsafe $0.pending.count } ?? 0 }
-    @inlinable var current: Int32 {
-        get { unsafe state.frames.current }
-        nonmutating set { unsafe state.frames.current = newValue }
-    }
-    @inlinable var top: UnsafeMutablePointer<Frame>? {
-        get { unsafe state.frames.top }
-        nonmutating set { unsafe state.frames.top = unsafe newValue }
-    }
-    @inlinable var depth: Int {
-        get { unsafe state.frames.depth }
-        nonmutating set { unsafe state.frames.depth = newValue }
-    }
-    @inlinable var injecting: Int {
-        get { unsafe state.frames.injecting }
-        nonmutating set { unsafe state.frames.injecting = newValue }
-    }
-    @inlinable var sharedFloor: Int32 {
-        get { unsafe state.preparations.sharedFloor }
-        nonmutating set { unsafe state.preparations.sharedFloor = newValue }
-    }
-    /// The configuration or the arguments handed to the next factory that takes them.
-    var input: AnyObject? {
-        get { unsafe state.frames.inputRef?.object }
-        nonmutating set { unsafe state.frames.inputRef = newValue.map { unsafe Borrowed($0) } }
-    }
+    @inlinable var current: Int32 { unsafe state.frames.current }
+    @inlinable var top: UnsafeMutablePointer<Frame>? { unsafe state.frames.top }
+    @inlinable var depth: Int { unsafe state.frames.depth }
+    @inlinable var injecting: Int { unsafe state.frames.injecting }
+    @inlinable var sharedFloor: Int32 { unsafe state.preparations.sharedFloor }
     /// Whether the stack has room for one more nested build (see ``ThreadContext``), as far as the range
     /// the lookup last measured says. An address on another thread's stack is outside it as well:
     /// ``hasStackRoomOnThisThread()`` then measures again.
@@ -171,7 +151,7 @@ public struct Resolver: ~Copyable {
     @usableFromInline
     func hasStackRoomOnThisThread() -> Bool {
         guard unsafe state.context.isAsync else { return false }
-        unsafe state.context.stackRange = ThreadContext.current.stackRange
+        unsafe state.measureStack(ThreadContext.current.stackRange)
         return hasStackRoom
     }
 }
@@ -307,8 +287,7 @@ extension Resolver {
             Borrowed(table), stackRange: ThreadContext.current.stackRange, tracing: table.isTracing, isAsync: true)
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
-        unsafe state.context.onMainActor = onMainActor
-        if let joined { unsafe state.context.outer = Borrowed(joined.state) }
+        unsafe state.nest(in: joined.map { unsafe Borrowed($0.state) }, onMainActor: onMainActor)
         var resolver = Resolver(state: state)
         let filed = AsyncLookupBinding.begin(state)
         registry.overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
@@ -426,13 +405,8 @@ extension Resolver {
         var frame = unsafe Frame(entry: entry, parent: nil, node: -1)
         // Unprotected: see `Frame`.
         return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
-            unsafe top = unsafe framePointer
-            depth = 1
-            defer {
-                unsafe top = nil
-                current = -1
-                depth = 0
-            }
+            unsafe state.enterFirstFrame(framePointer)
+            defer { unsafe state.leaveFirstFrame() }
             return unsafe try runFactory(entry, in: framePointer)
         }
     }

@@ -17,14 +17,14 @@ final class ThreadContext {
     /// The innermost lookup running on this thread, if any. Borrowed: the context (or the async lookup)
     /// that owns the state keeps it alive until the door restores the previous value, and reading an
     /// borrowed reference writes no reference count.
-    @exclusivity(unchecked) @usableFromInline var running: Borrowed<LookupState>?
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var running: Borrowed<LookupState>?
     /// The state this thread's lookups use, made at the first one and kept (+1) until the thread ends, so
     /// that starting a lookup allocates nothing and writes no reference count.
-    @exclusivity(unchecked) @usableFromInline var primary: Borrowed<LookupState>?
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var primary: Borrowed<LookupState>?
     /// Whether `primary` is running a lookup now.
-    @exclusivity(unchecked) @usableFromInline var primaryBusy = false
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var primaryBusy = false
     /// States of lookups nested in a running one on this thread (of another registry), innermost last.
-    @exclusivity(unchecked) var nested: [LookupState] = []
+    @exclusivity(unchecked) fileprivate(set) var nested: [LookupState] = []
     /// The stack addresses a lookup may use on this thread: from the stack's end plus a safety margin for
     /// one more level, the user's factory and the error report (below it a lookup stops with
     /// `resolutionTooDeep`), up to the stack's start.
@@ -36,7 +36,7 @@ final class ThreadContext {
     @usableFromInline let asyncLookups = AsyncLookupBinding.running
     /// Whether an error or trace handler is being called on this thread; lookups made from inside one do
     /// not call the handlers again.
-    @exclusivity(unchecked) @usableFromInline var inHandler = false
+    @exclusivity(unchecked) @usableFromInline fileprivate(set) var inHandler = false
 
     init() {
         let (low, size) = Self.stackBounds()
@@ -209,7 +209,7 @@ extension ThreadContext {
         -> Borrowed<LookupState>
     {
         unsafe primaryBusy = true
-        unsafe primary.with { state in unsafe state.context.start(tableRef, onMainActor: onMainActor) }
+        unsafe primary.with { state in unsafe state.start(tableRef, onMainActor: onMainActor) }
         unsafe running = primary
         return unsafe primary
     }
@@ -235,10 +235,10 @@ extension ThreadContext {
             unsafe made = unsafe Borrowed(state)
         }
         unsafe made.with { state in
-            unsafe state.context.outer = unsafe running
             // A lookup nested in a main-actor one runs on the same thread, inside it.
-            unsafe state.context.onMainActor =
-                onMainActor || (unsafe running?.with { unsafe $0.context.onMainActor } ?? false)
+            unsafe state.nest(
+                in: running,
+                onMainActor: onMainActor || (unsafe running?.with { unsafe $0.context.onMainActor } ?? false))
         }
         unsafe running = made
         return unsafe made
@@ -275,7 +275,7 @@ extension ThreadContext {
     @inline(__always)
     func withRunning<Result>(_ state: LookupState, _ body: () throws -> Result) rethrows -> Result {
         let outer = unsafe running
-        unsafe state.context.stackRange = stackRange
+        state.measureStack(stackRange)
         unsafe running = unsafe Borrowed(state)
         defer { unsafe running = outer }
         return try body()
