@@ -24,7 +24,7 @@
 ///
 /// **Objects made by hand.** An object made outside any lookup (by `init()` in a test, a SwiftUI
 /// preview, a view a UI framework makes) resolves its properties in the registry bound for injection:
-/// the one the current task bound with ``RouteRegistry/withInjectionBinding(operation:)-8r0x6`` (tests,
+/// the one the current task bound with ``RouteRegistry/withInjectionBinding(operation:)-hmwp`` (tests,
 /// previews: scoped to the task, so parallel tests keep apart), else the one bound for the process with
 /// ``RouteRegistry/bindForInjection()`` (the app, once at launch). Each property is then a top-level
 /// lookup of that registry, as `makeDestination(to:)` is: a failure is reported to its error handler and

@@ -1,5 +1,5 @@
 /// The registry that ``Injected`` properties of an object made outside any lookup resolve from: the one a
-/// task bound (``RouteRegistry/withInjectionBinding(operation:)-8r0x6``), else the one bound for the
+/// task bound (``RouteRegistry/withInjectionBinding(operation:)-hmwp``), else the one bound for the
 /// process (``RouteRegistry/bindForInjection()``), else none.
 enum InjectionBinding {
     /// What a task states about the binding; nil (the default) defers to the process's.
@@ -41,11 +41,11 @@ extension RouteRegistry {
     /// Each such property is then a top-level lookup of this registry, as `makeDestination(to:)` is: its
     /// failure is reported to the ``errorHandler``, overrides in force for the task apply, and a singleton
     /// is this registry's singleton. An object made inside a lookup still joins that lookup, whatever is
-    /// bound; a task's own binding (``withInjectionBinding(operation:)-8r0x6``) wins over this one.
+    /// bound; a task's own binding (``withInjectionBinding(operation:)-hmwp``) wins over this one.
     ///
     /// Binding again replaces the binding: the registry bound last is the one resolved from. The process
     /// binding keeps the registry alive until it is replaced or ``unbindForInjection()`` removes it. Tests
-    /// running in parallel should bind with ``withInjectionBinding(operation:)-8r0x6`` instead, which is
+    /// running in parallel should bind with ``withInjectionBinding(operation:)-hmwp`` instead, which is
     /// scoped to the test's task.
     public func bindForInjection() {
         InjectionBinding.process.withLock { $0 = self }
@@ -65,7 +65,7 @@ extension RouteRegistry {
 
     /// The registry an ``Injected`` property made outside any lookup resolves from, in the current task:
     /// the task's binding, else the process's; nil when there is none (or the task stated none with
-    /// ``withoutInjectionBinding(operation:)-5l9lf``).
+    /// ``withoutInjectionBinding(operation:)-7jbho``).
     public static var boundForInjection: RouteRegistry? { InjectionBinding.current }
 
     /// Binds this registry, for the duration of `operation` and in this task and the tasks it starts
@@ -86,7 +86,7 @@ extension RouteRegistry {
     }
 
     /// Binds this registry for the duration of an async `operation`, in this task and its child tasks,
-    /// as ``withInjectionBinding(operation:)-8r0x6`` does for a synchronous one.
+    /// as ``withInjectionBinding(operation:)-hmwp`` does for a synchronous one.
     ///
     /// Runs on the caller's executor (`nonisolated(nonsending)`): from main-actor code, `operation` runs
     /// on the main actor.
@@ -111,7 +111,7 @@ extension RouteRegistry {
     }
 
     /// Runs an async `operation` with no registry bound for injection in this task and its child tasks,
-    /// as ``withoutInjectionBinding(operation:)-5l9lf`` does for a synchronous one.
+    /// as ``withoutInjectionBinding(operation:)-7jbho`` does for a synchronous one.
     /// - Parameter operation: The code that sees no binding.
     /// - Returns: What `operation` returns.
     /// - Throws: Whatever `operation` throws.
