@@ -83,4 +83,17 @@ struct InjectedOnTheMainActorTests {
         }.value
         #expect(code == .mainActorRequired)
     }
+
+    @Test func aMainActorModelMadeByHandResolvesInTheBoundRegistry() throws {
+        let model = try registry().withInjectionBinding { GreetingModel() }
+        #expect(model.ticker.ticks == 3)
+        // A property initializer cannot see its caller's isolation, so the lookup is not the main actor's:
+        // a main-actor-only dependency resolves only where the engine takes the thread for the main actor's.
+        #if canImport(Darwin)
+            #expect(model.salutation.greet() == "hello")
+        #else
+            #expect((try? model.$salutation.get()) == nil)
+            if case .failure(let error) = model.$salutation { #expect(error.code == .mainActorRequired) }
+        #endif
+    }
 }

@@ -151,3 +151,15 @@ struct InjectedPropertyOverrideTraitTests {
         #expect(try registry().makeDestination(to: .clockedModel).stamp == "time by real")
     }
 }
+
+/// A model made by hand under a task's injection binding (issue 34) is a lookup of the bound registry, so the
+/// test's trait reaches it as it reaches a model the registry makes.
+struct HandMadeModelOverrideTraitTests {
+    @Test(.overriding(.clock) { _ in NamedClock("fake") })
+    func aModelMadeByHandUnderABindingSeesTheTraitsFake() throws {
+        let registry = RouteRegistry()
+        try registry.register(.clock) { _ in NamedClock("real") }.scope(.singleton)
+        try registry.seal()
+        #expect(registry.withInjectionBinding { ClockedModel() }.stamp == "time by fake")
+    }
+}

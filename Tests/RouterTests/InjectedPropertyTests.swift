@@ -194,7 +194,8 @@ struct InjectedPropertyTests {
     }
 
     @Test func anObjectMadeOutsideAnyLookupSaysWhichKeyAndWhatToDo() throws {
-        let garage = InjectedGarage()
+        // No binding, whatever a test running in parallel binds for the process (see InjectedBindingTests).
+        let garage = RouteRegistry.withoutInjectionBinding { InjectedGarage() }
         let error = try #require(garage.$engine.failure)
         #expect(error.code == .injectedOutsideLookup)
         #expect(error.description.contains("@Injected(\(RoutableService.engine))"))
@@ -206,9 +207,12 @@ struct InjectedPropertyTests {
         let registry = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8() }
             try registry.register(.workshop) { _ in
-                // Made on another thread while the factory waits: that thread runs no lookup.
+                // Made on another thread while the factory waits: that thread runs no lookup (and states no
+                // binding, so that a process binding set by a test running in parallel cannot resolve it).
                 let made = Mutex<InjectedGarage?>(nil)
-                finishesOnItsOwnThread { made.withLock { $0 = InjectedGarage() } }
+                finishesOnItsOwnThread {
+                    made.withLock { $0 = RouteRegistry.withoutInjectionBinding { InjectedGarage() } }
+                }
                 return made.withLock { $0 } ?? InjectedGarage()
             }
         }

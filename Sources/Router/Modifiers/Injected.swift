@@ -1,5 +1,5 @@
-/// A property of a registry-built class, resolved when the object is made: inside the factory that makes
-/// it, joining that factory's lookup.
+/// A property of a class, resolved when the object is made: inside the factory that makes it, joining
+/// that factory's lookup; or, for an object made by hand, in the registry bound for injection.
 ///
 /// ```swift
 /// final class ProfileModel {
@@ -22,27 +22,41 @@
 /// never handed to the caller nor kept as a shared instance. The optional form resolves to nil only when
 /// nothing is registered for the key; every other failure fails the lookup too.
 ///
-/// **Where it is the wrong tool.** It needs a running lookup, so an object made outside one (by `init()`
-/// in a test, a SwiftUI preview, another library) has nothing to resolve from: its ``projectedValue``
-/// (`$session`) is an ``RouteError/Code/injectedOutsideLookup`` error that names the key and the fix, and
-/// reading the property then stops the program with that message. Such objects should take their
-/// dependencies as initializer parameters (`register(_:initializer:)` auto-wires those). A wrapped
-/// property cannot be `let`, so a `Sendable` class cannot hold one (a `Sendable` struct or an actor can);
-/// use an initializer parameter there too. Validation sees the dependency when the registration declares
-/// it with `.dependencies(…)`, as for any lookup a factory makes.
+/// **Objects made by hand.** An object made outside any lookup (by `init()` in a test, a SwiftUI
+/// preview, a view a UI framework makes) resolves its properties in the registry bound for injection:
+/// the one the current task bound with ``RouteRegistry/withInjectionBinding(operation:)-hmwp`` (tests,
+/// previews: scoped to the task, so parallel tests keep apart), else the one bound for the process with
+/// ``RouteRegistry/bindForInjection()`` (the app, once at launch). Each property is then a top-level
+/// lookup of that registry, as `makeDestination(to:)` is: a failure is reported to its error handler and
+/// is the property's ``projectedValue``; overrides and the test trait apply. That lookup is not on the
+/// main actor (an initializer cannot see its caller's isolation), so a main-actor-only dependency
+/// resolves only where the engine takes the thread for the main actor's (the main thread on Apple
+/// platforms) and is otherwise a ``RouteError/Code/mainActorRequired`` error.
+///
+/// With no binding, such an object has nothing to resolve from: its ``projectedValue`` (`$session`) is an
+/// ``RouteError/Code/injectedOutsideLookup`` error that names the key and the fix, and reading the
+/// property then stops the program with that message. Either way, an initializer parameter
+/// (`register(_:initializer:)` auto-wires those) is the tool that needs no binding.
+///
+/// **Where it is the wrong tool.** A wrapped property cannot be `let`, so a `Sendable` class cannot hold
+/// one (a `Sendable` struct or an actor can); use an initializer parameter there. Validation sees the
+/// dependency when the registration declares it with `.dependencies(…)`, as for any lookup a factory
+/// makes.
 @propertyWrapper
 public struct Injected<Value> {
     private let resolution: Result<Value, RouteError>
 
-    /// Resolves `key` in the lookup that is making the enclosing object.
+    /// Resolves `key` in the lookup that is making the enclosing object; made outside any lookup, in the
+    /// registry bound for injection (see ``RouteRegistry/bindForInjection()``).
     ///
     /// - Parameter key: The key to resolve.
     public init(_ key: RoutableService<Value>) {
         resolution = Resolver.injected(key) { resolver in try resolver.resolve(key) }
     }
 
-    /// Resolves `key` in the lookup that is making the enclosing object, or gives nil when nothing is
-    /// registered for it. Every other failure fails the lookup.
+    /// Resolves `key` in the lookup that is making the enclosing object (made outside any lookup, in the
+    /// registry bound for injection), or gives nil when nothing is registered for it. Every other failure
+    /// fails the lookup (outside one, it is the ``projectedValue``).
     ///
     /// - Parameter key: The key to resolve.
     public init<Wrapped>(_ key: RoutableService<Wrapped>) where Value == Wrapped? {
@@ -53,7 +67,8 @@ public struct Injected<Value> {
     ///
     /// Reading it when the resolution failed stops the program with the failure's message: inside a
     /// registry's factory that happens only if the object's own initializer reads it after the failure
-    /// (the lookup fails once the factory returns); otherwise only for an object made outside any lookup.
+    /// (the lookup fails once the factory returns); otherwise only for an object made outside any lookup,
+    /// whose registry binding is missing or failed to resolve it.
     /// ``projectedValue`` tells the two states apart without stopping.
     public var wrappedValue: Value {
         switch resolution {
@@ -63,7 +78,8 @@ public struct Injected<Value> {
     }
 
     /// The resolution: the dependency, or the ``RouteError`` that kept it from being resolved (for
-    /// example ``RouteError/Code/injectedOutsideLookup`` for an object made outside any lookup).
+    /// example ``RouteError/Code/injectedOutsideLookup`` for an object made outside any lookup with no
+    /// registry bound for injection).
     public var projectedValue: Result<Value, RouteError> { resolution }
 
     /// Stops the program for a read of a dependency that was never resolved. Not reachable from an
@@ -87,7 +103,7 @@ extension Resolver {
         _ key: RoutableService<Destination>, _ lookup: (inout Resolver) throws -> Found
     ) -> Result<Found, RouteError> {
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.
-        unsafe ThreadContext.currentRef().with { context in
+        let joined: Result<Found, RouteError>? = unsafe ThreadContext.currentRef().with { context in
             if let running = unsafe context.running {
                 // Borrowed: the door that started the running lookup keeps its state alive until it ends,
                 // which is after this call returns.
@@ -96,7 +112,35 @@ extension Resolver {
             if let joined = AsyncLookupBinding.joinable() {
                 return context.withRunning(joined.state) { inject(key, lookup, in: joined.state) }
             }
-            return .failure(outsideLookup(key))
+            return nil
+        }
+        if let joined { return joined }
+        guard let bound = InjectionBinding.current else { return .failure(outsideLookup(key)) }
+        return injectBound(key, lookup, in: bound)
+    }
+
+    /// An ``Injected`` property of an object made outside any lookup, with a registry bound for injection:
+    /// a top-level lookup of that registry through its door, as `makeDestination(to:)` makes, so a failure
+    /// reaches its error handler and the task's overrides apply. Nothing is left to fail afterwards: the
+    /// failure is the property's projected value.
+    ///
+    /// The wrapper's initializer cannot know its caller's isolation (a stored property's initial value has
+    /// no `#isolation`), so the lookup is not on the main actor: a main-actor factory runs only where the
+    /// engine accepts the thread as the main actor's (the main thread on Apple platforms), and is
+    /// otherwise a ``RouteError/Code/mainActorRequired`` error.
+    private static func injectBound<Destination, Found>(
+        _ key: RoutableService<Destination>, _ lookup: (inout Resolver) throws -> Found, in registry: RouteRegistry
+    ) -> Result<Found, RouteError> {
+        do {
+            return .success(try registry.lookup { resolver in try lookup(&resolver) })
+        } catch let error as RouteError {
+            return .failure(error)
+        } catch {
+            return .failure(
+                RouteError(
+                    .factoryFailed, key: key.description, path: [key.keyDescription.short],
+                    reason: "The lookup of \(key.description) for an @Injected property was interrupted.",
+                    underlyingError: error))
         }
     }
 
@@ -122,9 +166,9 @@ extension Resolver {
         RouteError(
             .injectedOutsideLookup, key: key.description, path: [key.keyDescription.short],
             reason:
-                "@Injected(\(key.description)) was initialized outside any lookup, so there is no registry to resolve it from.",
+                "@Injected(\(key.description)) was initialized outside any lookup, and no registry is bound for injection, so there is no registry to resolve it from.",
             hint:
-                "Make the object in a factory the registry runs (registry.register(…) { _ in Object() }), or pass the dependency as an initializer parameter where the object is made by hand (tests, previews)."
+                "Make the object in a factory the registry runs (registry.register(…) { _ in Object() }); where it is made by hand, bind a registry to resolve from (registry.withInjectionBinding { … } in a test or preview, registry.bindForInjection() for the process), or pass the dependency as an initializer parameter."
         )
     }
 }
