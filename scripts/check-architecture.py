@@ -23,10 +23,12 @@ Where the document places a symbol:
 
 1. A table row whose first cell names files places every symbol of the row in those files (in one of them).
 2. A file named in parentheses right after a symbol, `symbol` (`File.swift`…), places that symbol, and
-   the symbols listed just before it with commas or "and" (`A` and `B` (`File.swift`)).
+   the symbols listed just before it with commas or "and" (`A` and `B` (`File.swift`)); it places nothing
+   after it.
 3. Otherwise, in a paragraph or a list item (a numbered step and its indented lines), a symbol is placed in
-   the nearest file named before it in that paragraph or item. A symbol with no file before it in its
-   paragraph or item is placed nowhere. A heading is placed nowhere.
+   the nearest file named before it in that paragraph or item, not counting the files of rule 2 ("In
+   `File.swift`: `a`, `b`" places a and b). A symbol with no such file before it in its paragraph or item
+   is placed nowhere. A heading is placed nowhere.
 
 The walk counts ("**N** files" in the items of the section "How many files a walk touches") are compared
 with a measurement by scripts/check-walks.sh; this script checks that each such item lists as many files as
@@ -145,6 +147,10 @@ def main() -> int:
         tokens = [Token(m.group(1), line_of[m.start()], m.start(), m.end()) for m in re.finditer(r"`([^`\n]+)`", text)]
         if kind == "row":
             first_cell_end = text.find("|", text.find("|") + 1)
+        def gap(before: Token, after: Token) -> str:
+            """The text between two tokens, its line breaks and indentation read as one space."""
+            return re.sub(r"\s+", " ", text[before.end : after.start])
+
         current: list[pathlib.Path] | None = None
         current_token: Token | None = None
         row_files: list[pathlib.Path] = []
@@ -159,7 +165,18 @@ def main() -> int:
                     token.files = []
                 if kind == "row" and token.start < first_cell_end:
                     row_files += token.files
-                elif kind in {"paragraph", "item"}:
+                    continue
+                # Rule 2: `A`, `B` and `C` (`File.swift`…) places A, B and C, and nothing after it.
+                if i > 0 and hasattr(tokens[i - 1], "parts") and gap(tokens[i - 1], token) in {" (", "("}:
+                    k = i - 1
+                    while k >= 0 and hasattr(tokens[k], "parts"):
+                        tokens[k].placed = token.files
+                        tokens[k].rule = f"the file in parentheses right after it, line {token.line}"
+                        if k == 0 or gap(tokens[k - 1], tokens[k]) not in {", ", " and ", ", and "}:
+                            break
+                        k -= 1
+                    continue
+                if kind in {"paragraph", "item"}:
                     current, current_token = token.files, token
                 continue
             if "/" in t and PATH.fullmatch(t):
@@ -182,19 +199,6 @@ def main() -> int:
             elif current is not None:
                 token.placed = current
                 token.rule = f"the nearest file named before it in its {kind}, line {current_token.line}"
-        # Rule 2: `A`, `B` and `C` (`File.swift`
-        by_start = {token.start: token for token in tokens}
-        for i, token in enumerate(tokens):
-            if token.files is None or i == 0 or text[tokens[i - 1].end : token.start] not in {" (", "("}:
-                continue
-            k = i - 1
-            while k >= 0 and hasattr(tokens[k], "parts"):
-                tokens[k].placed = token.files
-                tokens[k].rule = f"the file in parentheses right after it, line {token.line}"
-                if k == 0 or text[tokens[k - 1].end : tokens[k].start] not in {", ", " and ", ", and "}:
-                    break
-                k -= 1
-        del by_start
         for token in symbols:
             symbols_checked += 1
             claim = f"`{token.text}`"

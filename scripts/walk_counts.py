@@ -19,7 +19,7 @@ import re
 import sys
 
 WALK_ITEM = re.compile(r"^- The \*\*(?P<walk>[\w-]+)\*\* walk\b")
-WALK_COUNT = re.compile(r"\*\*(?P<count>\d+)\*\* files?\b")
+WALK_COUNT = re.compile(r"\*\*(?P<count>\d+)\*\*\s+files?\b")
 SOURCES = pathlib.Path("Sources/Router")
 
 
