@@ -246,7 +246,19 @@ def elsewhere(index: Index, token: Token) -> str:
         return f"; `{token.parts[-1]}` is declared at " + ", ".join(
             f"{d.signature()} at {d.where()}" for d in by_name[:4]
         )
-    return f"; nothing is named `{token.parts[-1]}` in Sources/Router or Tests"
+    # Renamed? The closest names declared in the same type, or anywhere.
+    import difflib
+
+    owner = tuple(token.parts[:-1])
+    candidates = {
+        d.name: d
+        for declarations in index.files.values()
+        for d in declarations
+        if not owner or d.owner[len(d.owner) - len(owner) :] == owner
+    }
+    close = difflib.get_close_matches(token.parts[-1], list(candidates), n=3, cutoff=0.6)
+    hint = "; closest: " + ", ".join(f"{candidates[n].signature()} at {candidates[n].where()}" for n in close) if close else ""
+    return f"; nothing is named `{token.parts[-1]}` in Sources/Router or Tests" + hint
 
 
 if __name__ == "__main__":
