@@ -1,9 +1,10 @@
+import Router
+
 #if canImport(Glibc)
     import Glibc
 #else
     import Darwin
 #endif
-import Router
 
 // The lookups whose walk through the engine's files ARCHITECTURE.md counts ("How many files a walk
 // touches"), one kind per run:
