@@ -126,9 +126,9 @@ def resolve_file(text: str) -> tuple[list[pathlib.Path], str | None]:
 def main() -> int:
     import os
 
+    doc_name = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "ARCHITECTURE.md")
+    doc_path = pathlib.Path(doc_name).resolve()  # before moving to the repository's root
     os.chdir(ROOT)
-    doc_path = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "ARCHITECTURE.md")
-    doc_name = str(doc_path)
     lines = doc_path.read_text().split("\n")
     index = Index([SOURCES, pathlib.Path("Tests")])
     problems: list[str] = []
