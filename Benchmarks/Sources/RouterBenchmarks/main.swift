@@ -12,7 +12,6 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         let sum: UInt
         switch arguments.first {
         case "s11": sum = try runMainActorProfile(arguments)
-        case "walk": sum = try runWalkProfile(arguments)
         case "s12", "s12s", "s13": sum = try await runAsyncProfile(arguments)
         default: sum = try runProfile(arguments)
         }
