@@ -161,11 +161,14 @@ extension RouteError {
     }
 
     /// A registration with only an async factory, looked up synchronously.
-    static func asyncOnly(_ key: KeyDescription, path: [String]) -> RouteError {
+    /// `eager`: it is an eager singleton, which `warmUp()` builds at start-up.
+    static func asyncOnly(_ key: KeyDescription, path: [String], eager: Bool = false) -> RouteError {
         RouteError(
             .asyncOnly, key: key.full, path: path,
             reason: "\(key.full) has only an async factory, so it cannot be made synchronously.",
-            hint: "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
+            hint: eager
+                ? "It is an eager singleton: call try await registry.warmUp() after seal(), which builds it at start-up; or look it up with try await makeDestinationAsync(to:)."
+                : "Look it up with try await makeDestinationAsync(to:), or resolveAsync(_:) in an async factory.")
     }
 
     /// A shared instance held back by an async lookup that may be suspended, met by a synchronous lookup.

@@ -101,6 +101,11 @@ class AnyEntry: @unchecked Sendable {
         throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
     }
 
+    /// ``buildErased(_:)`` in an async lookup (async eager singletons at `warmUp()`).
+    nonisolated(nonsending) func buildAsyncErased(_ resolver: inout Resolver) async throws -> Any {
+        throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
+    }
+
     /// The registrations of the other keys this one serves; made at sealing (see ``filed(_:)``).
     func alsoEntries() -> [AnyEntry] { [] }
 

@@ -200,6 +200,10 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         try resolver.build(self)
     }
 
+    override nonisolated(nonsending) func buildAsyncErased(_ resolver: inout Resolver) async throws -> Any {
+        try await resolver.buildAsync(self)
+    }
+
     override var isAsync: Bool { asyncFactory != nil }
 
     /// The built singleton, if there is one; borrows the cell.

@@ -89,7 +89,8 @@ extension RouteRegistry {
 
     private func buildEagerSingletons(in table: SealedTable) throws {
         guard table.features.eagerSingletons else { return }
-        for entry in table.entries where entry.scope.kind == .eagerSingleton {
+        // An async one is built by `warmUp()`: synchronous code cannot await its factory.
+        for entry in table.entries where entry.scope.kind == .eagerSingleton && !entry.isAsync {
             do {
                 _ = unsafe try Resolver.lookup(in: Borrowed(table), reporting: nil) { resolver in
                     try entry.buildErased(&resolver)
@@ -105,5 +106,45 @@ extension RouteRegistry {
                 throw failure
             }
         }
+    }
+}
+
+extension RouteRegistry {
+    /// Builds every eager singleton with an async factory, after ``seal()`` (which builds the synchronous
+    /// ones but cannot await): the start-up step of a registry with async eager singletons.
+    ///
+    /// ```swift
+    /// try registry.registerAsync(.database) { _ async throws in try await Database.open() }
+    ///     .scope(.eagerSingleton)
+    /// try registry.seal()
+    /// try await registry.warmUp()
+    /// ```
+    ///
+    /// Each is built once, as any singleton: a lookup racing the call shares its build. A synchronous factory
+    /// may then declare an edge to one (sealing accepts it), and its lookups find it built. Every failure is
+    /// collected: the call throws one error that lists each, after trying them all, and a failed one is
+    /// built again by its next lookup.
+    /// - Throws: ``RouteError``: ``RouteError/Code/notSealed`` before ``seal()``; otherwise
+    ///   ``RouteError/Code/validationFailed`` listing each failed build (each also reaches the error
+    ///   handler).
+    public nonisolated(nonsending) func warmUp() async throws {
+        let table = try self.table()
+        var failures: [RouteError] = []
+        for entry in table.entries where entry.scope.kind == .eagerSingleton && entry.isAsync {
+            do {
+                _ = try await lookupAsync(onMainActor: MainActorCheck.isMainActor(#isolation)) { resolver in
+                    try await entry.buildAsyncErased(&resolver)
+                }
+            } catch let error as RouteError {
+                failures.append(error)
+            }
+        }
+        guard !failures.isEmpty else { return }
+        let listed = failures.map { "- \($0.description)" }.joined(separator: "\n")
+        throw RouteError(
+            .validationFailed, key: "RouteRegistry",
+            reason:
+                "warmUp() could not build \(failures.count) eager singleton\(failures.count == 1 ? "" : "s"):\n\(listed)",
+            hint: "Fix the factories and call warmUp() again; the singletons that were built are kept.")
     }
 }

@@ -19,6 +19,7 @@ struct Validator {
             problems += declaredDependencyProblems()
             problems += initializerCycles()
             problems += captiveDependencies()
+            problems += synchronousEdgesToAsyncOnlyKeys()
             if table.hasMainActorRegistrations { problems += mainActorNeedsOffTheMainActor() }
         }
         if features.mainActor && features.eagerSingletons { problems += eagerMainActorSingletons() }
@@ -434,13 +435,39 @@ struct Validator {
 
     private func unsupportedAsyncScopes() -> [RouteError] {
         table.entries.compactMap { entry in
-            guard ![.transient, .graph, .singleton].contains(entry.scope.kind), entry.isAsync else { return nil }
+            guard ![.transient, .graph, .singleton, .eagerSingleton].contains(entry.scope.kind), entry.isAsync else {
+                return nil
+            }
             return RouteError(
                 .asyncOnly, key: entry.key.full,
                 reason:
                     "\(entry.key.full) has an async factory and the scope \(entry.scope), which async factories do not support.",
-                hint: "Use transient, graph or singleton for async factories.")
+                hint: "Use transient, graph, singleton or eagerSingleton for async factories.")
         }
+    }
+
+    /// A synchronous factory or preparation that declares an edge to a key with only an async factory:
+    /// every lookup of it would fail with `asyncOnly` (synchronous code cannot await the build), unless the
+    /// key is an eager singleton, which `warmUp()` builds at start-up.
+    private func synchronousEdgesToAsyncOnlyKeys() -> [RouteError] {
+        var problems: [RouteError] = []
+        for entry in table.entries where !entry.isAsync {
+            for dependency in entry.dependencies where dependency.kind == .initializer || dependency.kind == .property {
+                guard let target = table.primary(dependency.id, name: dependency.key.name), target.isAsync,
+                    target.scope.kind != .eagerSingleton
+                else { continue }
+                let edge = dependency.kind == .initializer ? "synchronous factory" : "preparation (synchronous)"
+                problems.append(
+                    RouteError(
+                        .asyncOnly, key: target.key.full, path: [entry.key.short, target.key.short],
+                        reason:
+                            "\(entry.key.full) from \(entry.owner) needs \(target.key.full) in its \(edge), but \(target.key.full) has only an async factory: every lookup of \(entry.key.short) would fail with asyncOnly.",
+                        hint:
+                            "Register \(entry.key.short) with registerAsync and resolve it with resolveAsync(_:); or make \(target.key.short) .scope(.eagerSingleton) and call try await registry.warmUp() after seal(), which builds it at start-up."
+                    ))
+            }
+        }
+        return problems
     }
 
     private func missingModules() -> [RouteError] {

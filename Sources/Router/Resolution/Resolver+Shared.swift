@@ -48,7 +48,10 @@ extension Resolver {
         if let made = slot.published() { return made }
         // An async singleton is built by async lookups only: a synchronous one fails at once rather than
         // block its thread on an async lookup's build.
-        if entry.asyncFactory != nil { throw RouteError.asyncOnly(entry.key, path: pathTo(entry.key.short)) }
+        if entry.asyncFactory != nil {
+            throw RouteError.asyncOnly(
+                entry.key, path: pathTo(entry.key.short), eager: entry.scope.kind == .eagerSingleton)
+        }
         if graph == nil { unsafe state.startGraph() }
         let transaction = unsafe state.transaction
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
