@@ -6,11 +6,13 @@ import Testing
 
 // The creation protocol explored, as Rust's loom explores a concurrent type: a few simulated lookups over
 // a small registry run on threads of their own, but only one at a time, and a scheduler decides at every
-// event of the protocol (claim, provisional instance, finish, commit, roll back) which lookup moves next.
-// Every schedule is tried (a depth-first search over the scheduler's choices, each run replayed from the
-// start), and each must end with every lookup finished, nothing owned or held, every shared instance
-// published at most once and only when everything it reaches is prepared, and no cycle error where the
-// registry has no initializer cycle.
+// event of the protocol (claim, provisional instance, finish, abandon, settle, commit, roll back) which
+// lookup moves next. Every schedule is tried (a depth-first search over the scheduler's choices, each run
+// replayed from the start), and each must end with every lookup finished, nothing owned or held, every
+// shared instance published at most once and only when everything it reaches is prepared, every instance
+// a shared factory made published or forgotten and the factory run again only after it was forgotten
+// (exactly once), and no cycle error where the registry has no initializer cycle.
+// `scripts/mutate-creation-machine.sh` checks that these checks fail when the machine breaks a rule.
 
 /// A registration of the model: shared (a cell in the machine) or transient, with the registrations its
 /// initializer needs and those its preparation needs.
@@ -21,6 +23,14 @@ struct ModelRegistration {
     var properties: [Int] = []
     /// The factory throws the first time it runs in a run.
     var failsFirst = false
+    /// The preparation throws the first time it runs in a run, after its properties were set (the
+    /// instance is provisional by then: group-mates may hold it).
+    var preparationFailsFirst = false
+    /// The factory makes its initializer's dependencies in a lookup of its own, nested in the caller's
+    /// (as a factory calling another registry does): the same transaction, but its own drain, which
+    /// publishes what it held when it ends (`CreationMachine.publishHeld`) and settles it when it fails
+    /// (`CreationMachine.settleHeld`); the failure then goes on to the caller.
+    var nested = false
 }
 
 /// A model registry and the lookups that race over it.
@@ -54,6 +64,10 @@ final class ModelRun: @unchecked Sendable {
     /// Each instance: its registration, the instances its properties point at, whether it is prepared.
     var instances: [(registration: Int, fields: [Int], prepared: Bool)] = []
     var factoryRuns: [Int: Int] = [:]
+    var preparationRuns: [Int: Int] = [:]
+    /// Per shared registration, the instance its factory made that is neither forgotten (discarded,
+    /// abandoned) nor replaced: while there is one, the factory must not run again (exactly once).
+    var live: [Int: Int] = [:]
     var results: [Int: Result<Int, ModelFailure>] = [:]
     var violations: [String] = []
     var log: [String] = []
@@ -77,6 +91,11 @@ final class ModelRun: @unchecked Sendable {
             }
             frontier += instances[next].fields
         }
+        if live[registration] != publication.instance {
+            violations.append(
+                "\(name(registration)) #\(publication.instance) published, but its live instance is \(live[registration].map { "#\($0)" } ?? "none")"
+            )
+        }
         published[registration] = publication.instance
         provisional[registration] = nil
         log.append("publish \(name(registration)) #\(publication.instance)")
@@ -84,10 +103,23 @@ final class ModelRun: @unchecked Sendable {
 
     func discard(_ publication: ModelPublication) {
         provisional[publication.registration] = nil
+        forget(publication.registration, publication.instance)
         log.append("discard \(name(publication.registration)) #\(publication.instance)")
     }
 
     func name(_ registration: Int) -> String { scenario.registrations[registration].name }
+
+    /// A shared factory is about to run: no earlier instance of it may still be live.
+    func factoryStarts(_ registration: Int) {
+        guard scenario.registrations[registration].shared, let earlier = live[registration] else { return }
+        violations.append(
+            "\(name(registration))'s factory ran again while #\(earlier) was neither published nor forgotten")
+    }
+
+    /// The machine (or the lookup that built it) forgot `instance`: the next claim may build again.
+    func forget(_ registration: Int, _ instance: Int) {
+        if live[registration] == instance { live[registration] = nil }
+    }
 }
 
 /// An instance the machine holds until it may be published.
@@ -100,6 +132,7 @@ struct ModelPublication {
 enum ModelFailure: Error, Equatable {
     case cycle
     case factory
+    case preparation
     case group
 }
 
@@ -204,21 +237,25 @@ final class ModelScheduler: @unchecked Sendable {
 }
 
 /// Threads that run the simulated lookups, one per lookup, for a whole exploration.
-final class ModelWorkers: @unchecked Sendable {
-    // @unchecked: `jobs[i]` is written by the exploring thread before it signals `ready[i]`, and read by
-    // worker `i` after that wait; the semaphore orders the two.
-    private var jobs: [(() -> Void)?]
+final class ModelWorkers: Sendable {
+    /// Each worker's next job (nil: end), handed over under a lock: the exploring thread fills a slot
+    /// while other workers empty theirs, so the slots are never written without it. Router's pthread
+    /// lock, not `Synchronization.Mutex`, which ThreadSanitizer cannot see on Linux.
+    private let jobs: Locked<[(@Sendable () -> Void)?]>
     private let ready: [DispatchSemaphore]
 
     init(count: Int) {
-        jobs = Array(repeating: nil, count: count)
+        jobs = Locked(Array(repeating: nil, count: count))
         ready = (0..<count).map { _ in DispatchSemaphore(value: 0) }
         for index in 0..<count {
             let thread = Thread { [self] in
                 while true {
                     ready[index].wait()
-                    guard let job = jobs[index] else { return }
-                    jobs[index] = nil
+                    let job = jobs.withLock { slots in
+                        defer { slots[index] = nil }
+                        return slots[index]
+                    }
+                    guard let job else { return }
                     job()
                 }
             }
@@ -231,15 +268,15 @@ final class ModelWorkers: @unchecked Sendable {
     }
 
     /// Runs `job` on worker `index` (which has finished its previous job).
-    func start(_ index: Int, _ job: @escaping () -> Void) {
-        jobs[index] = job
+    func start(_ index: Int, _ job: @escaping @Sendable () -> Void) {
+        jobs.withLock { $0[index] = job }
         ready[index].signal()
     }
 
     /// Ends every worker.
     func stop() {
         for index in ready.indices {
-            jobs[index] = nil
+            jobs.withLock { $0[index] = nil }
             ready[index].signal()
         }
     }
@@ -257,21 +294,24 @@ struct ModelLookup {
     var frames: [(registration: Int, instance: Int?, reachedUnfinished: Bool)] = []
     /// Preparations deferred to the end of the lookup: (instance, registration it needs).
     var deferred: [(instance: Int, needs: Int)] = []
+    /// How many of `deferred` have run (what a failed lookup reports as `completed`).
+    var completed = 0
+    /// The lookup whose drain holds what is built now: `index` for the outermost, another number for
+    /// each nested lookup (``ModelRegistration/nested``).
+    var drain: Int
+    var nestedLookups = 0
 
     init(index: Int, root: Int, scheduler: ModelScheduler) {
         self.index = index
         self.root = root
         self.scheduler = scheduler
+        drain = index
     }
 
     mutating func perform() -> Result<Int, ModelFailure> {
         do {
             let made = try resolve(root, forPreparation: false)
-            for item in deferred {
-                let value = try resolve(item.needs, forPreparation: true)
-                run.instances[item.instance].fields.append(value)
-                run.instances[item.instance].prepared = true
-            }
+            try runDeferred()
             event("publishHeld") { run in
                 for publication in run.machine.publishHeld(index, by: index) { run.publish(publication) }
             }
@@ -292,13 +332,52 @@ struct ModelLookup {
         } catch {
             let failure = error as? ModelFailure ?? .factory
             event("rollBack") { run in
-                let outcome = run.machine.rollBack(index, failure: .group, completed: [:])
+                let outcome = run.machine.rollBack(index, failure: .group, completed: [index: completed])
                 if case .ended(let publish, let discard, _, _) = outcome {
                     for publication in publish { run.publish(publication) }
                     for publication in discard { run.discard(publication) }
                 }
             }
             return .failure(failure)
+        }
+    }
+
+    /// The lookup's drain: the preparations deferred to its end, including those deferred while it runs.
+    mutating func runDeferred() throws {
+        while completed < deferred.count {
+            let item = deferred[completed]
+            let value = try resolve(item.needs, forPreparation: true)
+            run.instances[item.instance].fields.append(value)
+            run.instances[item.instance].prepared = true
+            completed += 1
+        }
+    }
+
+    /// A lookup nested in this one (same transaction, a drain of its own) that makes `registration`:
+    /// it publishes what it held when it ends, and settles it (publishes what is prepared, forgets the
+    /// rest) when it fails, before the failure goes on.
+    mutating func resolveNested(_ registration: Int) throws -> Int {
+        let outer = (frames: frames, deferred: deferred, completed: completed, drain: drain)
+        nestedLookups += 1
+        frames = []
+        deferred = []
+        completed = 0
+        drain = index + 100 * nestedLookups
+        defer { (frames, deferred, completed, drain) = outer }
+        do {
+            let made = try resolve(registration, forPreparation: false)
+            try runDeferred()
+            event("publishHeld, nested lookup \(drain)") { run in
+                for publication in run.machine.publishHeld(txn, by: drain) { run.publish(publication) }
+            }
+            return made
+        } catch {
+            event("settleHeld, nested lookup \(drain) after \(completed)") { run in
+                let settled = run.machine.settleHeld(txn, by: drain, completed: completed)
+                for publication in settled.publish { run.publish(publication) }
+                for publication in settled.discard { run.discard(publication) }
+            }
+            throw error
         }
     }
 
@@ -328,7 +407,7 @@ struct ModelLookup {
         }
         let model = run.scenario.registrations[registration]
         guard model.shared else { return try build(registration) }
-        if frames.isEmpty && run.scenario.asyncLookups.contains(index) {
+        if frames.isEmpty && drain == index && run.scenario.asyncLookups.contains(index) {
             while true {
                 if scheduler.abandoned { throw ModelFailure.group }
                 let waits = eventResult { run in
@@ -357,8 +436,9 @@ struct ModelLookup {
                     run.violations.append("L\(index): provisional \(run.name(registration)) without an instance")
                     throw ModelFailure.group
                 }
-                // A group-mate's instance may still be unprepared: what reached it is held.
-                if let last = frames.indices.last { frames[last].reachedUnfinished = true }
+                // A group-mate's instance may still be unprepared, but, as in the engine, what reached it
+                // is not marked unfinished: the machine holds everything a merged group builds until the
+                // group commits.
                 return instance
             case .cycle:
                 throw ModelFailure.cycle
@@ -380,12 +460,14 @@ struct ModelLookup {
         do {
             var fields: [Int] = []
             for dependency in model.initializer {
-                fields.append(try resolve(dependency, forPreparation: false))
+                fields.append(try model.nested ? resolveNested(dependency) : resolve(dependency, forPreparation: false))
             }
+            run.factoryStarts(registration)
             run.factoryRuns[registration, default: 0] += 1
             if model.failsFirst && run.factoryRuns[registration] == 1 { throw ModelFailure.factory }
             let instance = run.instances.count
-            run.instances.append((registration, fields, model.properties.isEmpty))
+            run.instances.append((registration, fields, model.properties.isEmpty && !model.preparationFailsFirst))
+            if model.shared { run.live[registration] = instance }
             frames[position].instance = instance
             if model.shared {
                 event("provisional \(model.name) #\(instance)") { run in
@@ -403,6 +485,10 @@ struct ModelLookup {
                     mustDefer = true
                 }
             }
+            if model.preparationFailsFirst {
+                run.preparationRuns[registration, default: 0] += 1
+                if run.preparationRuns[registration] == 1 { throw ModelFailure.preparation }
+            }
             if !mustDefer { run.instances[instance].prepared = true }
             let hold = mustDefer || frames[position].reachedUnfinished
             if model.shared {
@@ -410,7 +496,7 @@ struct ModelLookup {
                     switch run.machine.finish(
                         // Held: after the deferred preparations so far and the one running now (a lookup
                         // that fails before its end publishes none of what it held).
-                        txn, registration, drain: index, queuedAfter: hold ? deferred.count + 1 : nil,
+                        txn, registration, drain: drain, queuedAfter: hold ? deferred.count + 1 : nil,
                         payload: ModelPublication(registration: registration, instance: instance))
                     {
                     case .publish(let publication): run.publish(publication)
@@ -425,10 +511,11 @@ struct ModelLookup {
             if reached, let last = frames.indices.last { frames[last].reachedUnfinished = true }
             return instance
         } catch {
-            frames.removeLast()
+            let instance = frames.removeLast().instance
             if model.shared {
                 event("abandon \(model.name)") { run in
                     run.provisional[registration] = nil
+                    if let instance { run.forget(registration, instance) }
                     run.machine.abandon(txn, registration)
                 }
             }
@@ -440,10 +527,11 @@ struct ModelLookup {
 /// A preparation that needs an object whose initializer is still running: it runs when the lookup ends.
 struct Deferral: Error {}
 
-/// Explores every schedule of `scenario`; returns how many it ran and the first violation found.
-func explore(_ scenario: ModelScenario, preemptionBound: Int = .max, limit: Int = 200_000) -> (
-    schedules: Int, violation: String?
-) {
+/// Explores every schedule of `scenario`; returns how many it ran and the first violation found. `stop` is
+/// asked before each schedule: true ends the exploration early (`stopped`).
+func explore(
+    _ scenario: ModelScenario, preemptionBound: Int = .max, limit: Int = 200_000, stop: () -> Bool = { false }
+) -> (schedules: Int, violation: String?, stopped: Bool) {
     var forced: [Int] = []
     var schedules = 0
     // One thread per lookup for the whole exploration: thousands of short-lived threads would fill the
@@ -452,6 +540,7 @@ func explore(_ scenario: ModelScenario, preemptionBound: Int = .max, limit: Int 
     let workers = ModelWorkers(count: scenario.lookups.count)
     defer { workers.stop() }
     while schedules < limit {
+        if stop() { return (schedules, nil, true) }
         let scheduler = ModelScheduler(scenario, forced: forced, preemptionBound: preemptionBound, workers: workers)
         let completed = scheduler.execute()
         schedules += 1
@@ -461,6 +550,12 @@ func explore(_ scenario: ModelScenario, preemptionBound: Int = .max, limit: Int 
         if completed && !run.machine.isIdle {
             problems.append(
                 "left behind: \(run.machine.cells.count) owned cells, \(run.machine.txns.count) transactions")
+        }
+        // Exactly once: every instance a shared factory made was published, or forgotten by the machine's
+        // word (discarded) or its builder's (abandoned); none is left provisional in its cell.
+        for (registration, instance) in run.live.sorted(by: { $0.key < $1.key })
+        where completed && run.published[registration] != instance {
+            problems.append("\(run.name(registration)) #\(instance) was neither published nor forgotten")
         }
         // Every shared instance a published one reaches is the published instance of its registration:
         // a group that failed took back everything it built, not a part of it.
@@ -494,16 +589,17 @@ func explore(_ scenario: ModelScenario, preemptionBound: Int = .max, limit: Int 
             return (
                 schedules,
                 "\(scenario): \(problems.joined(separator: "; ")) [schedule \(path)]\n"
-                    + run.log.joined(separator: "\n")
+                    + run.log.joined(separator: "\n"),
+                false
             )
         }
         // The next schedule: the last decision that has an untried option, with the one after it.
         var decisions = scheduler.decisions
         while let last = decisions.last, last.chosen + 1 >= last.options { decisions.removeLast() }
-        guard let last = decisions.popLast() else { return (schedules, nil) }
+        guard let last = decisions.popLast() else { return (schedules, nil, false) }
         forced = decisions.map(\.chosen) + [last.chosen + 1]
     }
-    return (schedules, "\(scenario): more than \(limit) schedules")
+    return (schedules, "\(scenario): more than \(limit) schedules", false)
 }
 
 struct CreationMachineExplorerTests {
@@ -594,16 +690,75 @@ struct CreationMachineExplorerTests {
             lookups: [0, 1, 0], preemptionBound: 2, asyncLookups: [2]),
     ]
 
-    /// ThreadSanitizer adds nothing here (one simulated lookup runs at a time, handing a baton through
-    /// semaphores) and slows the many short-lived threads a hundredfold: `.ci/run` sets this for its
-    /// sanitizer lane.
-    static let skipped = ProcessInfo.processInfo.environment["ROUTER_SKIP_EXPLORER"] != nil
+    /// Failures where something is held, provisional or waited for: what they leave must be forgotten,
+    /// not published, and every lookup must still end.
+    static let failureScenarios: [ModelScenario] = [
+        ModelScenario(
+            name: "a(b, f) holds b, whose preparation needs a, when f fails once; from a and from b",
+            registrations: [
+                ModelRegistration(name: "a", initializer: [1, 2]),
+                ModelRegistration(name: "b", properties: [0]),
+                ModelRegistration(name: "f", failsFirst: true),
+            ],
+            lookups: [0, 1], failureExpected: true),
+        ModelScenario(
+            name: "o looks a up in a nested lookup; a(b, f) holds b, whose preparation needs a, when f fails once",
+            registrations: [
+                ModelRegistration(name: "o", shared: false, initializer: [1], nested: true),
+                ModelRegistration(name: "a", initializer: [2, 3]),
+                ModelRegistration(name: "b", properties: [1]),
+                ModelRegistration(name: "f", failsFirst: true),
+            ],
+            lookups: [0, 2], failureExpected: true),
+        ModelScenario(
+            name: "property cycle a ⇄ b whose b's preparation fails once, from both sides",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1]),
+                ModelRegistration(name: "b", properties: [0], preparationFailsFirst: true),
+            ],
+            lookups: [0, 1], failureExpected: true),
+        ModelScenario(
+            name: "property cycle a → b → c → a from three sides; a and b then need x(y), c needs f, which fails once",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1, 3]),
+                ModelRegistration(name: "b", properties: [2, 3]),
+                ModelRegistration(name: "c", properties: [0, 4]),
+                ModelRegistration(name: "x", initializer: [5]),
+                ModelRegistration(name: "f", failsFirst: true),
+                ModelRegistration(name: "y"),
+            ],
+            lookups: [0, 1, 2], failureExpected: true, preemptionBound: 2),
+    ]
 
-    @Test(.disabled(if: skipped, "the sanitizer lane skips the explorer"), arguments: scenarios)
-    func everyScheduleEndsWithEachInstanceBuiltOnceAndNothingLeftBehind(_ scenario: ModelScenario) {
-        let (schedules, violation) = explore(scenario, preemptionBound: scenario.preemptionBound)
+    /// Set by the mutation check (`scripts/mutate-creation-machine.sh`), which only needs to know whether a
+    /// mutant fails: once one scenario found a violation, the others stop exploring.
+    static let stopAtFirstViolation =
+        ProcessInfo.processInfo.environment["ROUTER_EXPLORER_STOP_AT_FIRST_VIOLATION"] != nil
+    static let violationFound = Locked(false)
+
+    static func check(_ scenario: ModelScenario) {
+        let (schedules, violation, stopped) = explore(scenario, preemptionBound: scenario.preemptionBound) {
+            stopAtFirstViolation && violationFound.withLock { $0 }
+        }
+        if violation != nil { violationFound.withLock { $0 = true } }
+        if stopped {
+            print("stopped after \(schedules) schedules (another scenario found a violation): \(scenario)")
+            return
+        }
         print("explored \(schedules) schedules: \(scenario)")
         #expect(violation == nil, "\(violation ?? "")")
         #expect(schedules > 1)
+    }
+
+    @Test(arguments: scenarios)
+    func everyScheduleEndsWithEachInstanceBuiltOnceAndNothingLeftBehind(_ scenario: ModelScenario) {
+        Self.check(scenario)
+    }
+
+    @Test(arguments: failureScenarios)
+    func everyScheduleOfAFailureForgetsWhatWasNotPreparedWakesEveryWaiterAndBuildsEachInstanceOnce(
+        _ scenario: ModelScenario
+    ) {
+        Self.check(scenario)
     }
 }

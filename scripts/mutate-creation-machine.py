@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""Mutation check of the creation protocol's explorer.
+
+Each mutation below breaks one rule of `Sources/Router/Resolution/CreationMachine.swift` (a lost wake-up,
+an early publication, a failure path that publishes what is not prepared, a missing merge, a missing
+rollback). For each, one at a time, the explorer (`Tests/CreationExplorerTests`) runs against the mutated
+machine and must fail: a mutation it does not notice is a rule nothing checks.
+
+The working tree is never modified: the script keeps a copy of the package reduced to `Router` and the
+explorer in `.build-mutants/package` (files rewritten only when their text changed, so that each mutation
+rebuilds only what it touched), writes each mutant there, builds it and runs the explorer's tests.
+
+A mutation is applied by exact text match: its anchor must occur exactly once in the machine's source, or
+the script stops before building anything (a mutation whose text moved must be updated, not skipped).
+
+    bash scripts/mutate-creation-machine.sh          # every mutation
+    bash scripts/mutate-creation-machine.sh NAME...  # only these
+    bash scripts/mutate-creation-machine.sh --list   # the mutations and what each breaks
+    bash scripts/mutate-creation-machine.sh --all-scenarios [NAME...]
+                                                     # every scenario runs to its end, to name all that
+                                                     # kill each mutation (slower)
+
+By default the explorer is told (ROUTER_EXPLORER_STOP_AT_FIRST_VIOLATION) to stop its other scenarios once
+one found a violation, since only whether the mutant fails matters; the unmutated run explores them all.
+
+A mutant that crashes the explorer counts as killed; one that makes it run longer than
+ROUTER_MUTANT_TIMEOUT seconds (default 600) too, and the test process is ended.
+
+Exits 0 when every mutation was killed, 1 when one survived (named), 2 on a setup error.
+"""
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MACHINE = Path("Sources/Router/Resolution/CreationMachine.swift")
+WORK = ROOT / ".build-mutants"
+PACKAGE = WORK / "package"
+SCRATCH = WORK / "scratch"
+# A mutant that makes the explorer loop forever counts as killed, after this long.
+TIMEOUT = int(os.environ.get("ROUTER_MUTANT_TIMEOUT", "600"))
+
+# (name, what it breaks, anchor, replacement). Each anchor is short and distinctive, and occurs exactly once.
+MUTATIONS = [
+    # Lost wake-ups: an event ends a wait but does not say so, so the waiter is never woken.
+    (
+        "lost-wake-on-release",
+        "releasing a cell (publication, abandonment, a group's end) ends its waits without a wake-up",
+        "            txns[txn]?.waitingFor = nil\n            needsWake = true\n",
+        "            txns[txn]?.waitingFor = nil\n",
+    ),
+    (
+        "lost-wake-on-provisional",
+        "a provisional instance ends group-mates' waits without a wake-up",
+        "            txns[other]?.waitingFor = nil\n            needsWake = true\n",
+        "            txns[other]?.waitingFor = nil\n",
+    ),
+    (
+        "lost-wake-on-merge",
+        "a merge ends its members' waits without a wake-up",
+        "        needsWake = true\n        for member in target.members where",
+        "        for member in target.members where",
+    ),
+    (
+        "lost-wake-on-group-failure",
+        "a merged group's failure ends its members' waits without a wake-up",
+        "                    needsWake = true\n                    for member in group.members {",
+        "                    for member in group.members {",
+    ),
+    (
+        "lost-wake-on-group-end",
+        "a group's end (members waiting in commit) without a wake-up",
+        "        groups[mine.group] = nil\n        needsWake = true\n",
+        "        groups[mine.group] = nil\n",
+    ),
+    # Early publication: an instance is published before its group commits or before it is prepared.
+    (
+        "early-publish-in-group",
+        "finish publishes at once in a merged group, before the group commits",
+        "if queuedAfter != nil || group.members.count > 1 {",
+        "if queuedAfter != nil {",
+    ),
+    (
+        "early-publish-before-drain",
+        "finish publishes at once an instance that waits for the lookup's drain",
+        "if queuedAfter != nil || group.members.count > 1 {",
+        "if group.members.count > 1 {",
+    ),
+    (
+        "early-publish-held-in-group",
+        "publishHeld publishes a member's held instances before its group commits",
+        "group.members.count == 1 else { return [] }",
+        "group.members.count >= 1 else { return [] }",
+    ),
+    # Failure paths that publish what is not prepared, or publish what a failed group built.
+    (
+        "rollback-publishes-unprepared",
+        "a failed lookup publishes held instances whose preparations never ran",
+        "if item.queuedAfter <= completed[item.drain, default: 0] {",
+        "if item.queuedAfter >= 0 {",
+    ),
+    (
+        "nested-failure-publishes-unprepared",
+        "a failed nested lookup publishes held instances whose preparations never ran (settleHeld)",
+        "if item.queuedAfter <= completed {",
+        "if item.queuedAfter >= 0 {",
+    ),
+    (
+        "failed-group-publishes-held",
+        "a failing member publishes what its group held instead of forgetting it",
+        "                    for item in txns[member]?.held ?? [] {\n                        discard.append(item.payload)",
+        "                    for item in txns[member]?.held ?? [] {\n                        publish.append(item.payload)",
+    ),
+    (
+        "finish-in-failed-group-publishes",
+        "an instance finished in a failed group is published",
+        "            return .discard(payload)\n",
+        "            return .publish(payload)\n",
+    ),
+    (
+        "failed-group-loses-held",
+        "a failing member drops what its group held without having it forgotten (a stale provisional)",
+        "                        discard.append(item.payload)\n                        release(item.cell)",
+        "                        release(item.cell)",
+    ),
+    # A missing merge: a cycle of waits across groups is waited on instead of merged.
+    (
+        "missing-merge",
+        "a claim that closes a cycle of waits waits instead of merging the groups",
+        "                merge(chain + [mine.group])\n                continue\n",
+        "",
+    ),
+    # Missing rollbacks: a failure leaves a cell owned, or a group's failure unseen. Not listed, because no
+    # use of the machine tells them from the original: dropping `releaseOwned` when a member fails or a
+    # group ends (every build the binding starts ends in `finish` or `abandon`), or dropping the release
+    # of what a lone lookup's rollback held (its group's end releases what it owns); publishing at a
+    # failed group's end (a failure forgets what the group held, and nothing is held after it); a claim
+    # that ignores its group's failure (the lookup then fails at its commit instead).
+    (
+        "abandon-keeps-cell",
+        "abandoning a build (its factory or preparation failed) keeps the cell owned",
+        "        guard cells[cell]?.owner == txn else { return }\n        release(cell)\n",
+        "        guard cells[cell]?.owner == txn else { return }\n",
+    ),
+    (
+        "group-failure-unrecorded",
+        "a member's failure is not recorded on its group: the others commit what it built",
+        "                    group.failure = failure\n",
+        "",
+    ),
+]
+
+
+def fail(message):
+    print(f"mutate-creation-machine: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def mutant(source, name, anchor, replacement):
+    found = source.count(anchor)
+    if found != 1:
+        where = "not found" if found == 0 else f"found {found} times"
+        fail(f"the anchor of mutation '{name}' is {where} in {MACHINE}; update the mutation to the source:\n{anchor}")
+    return source.replace(anchor, replacement)
+
+
+def write_if_changed(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+def sync_tree(source, destination):
+    """Copies `source` into `destination`, rewriting only changed files, removing files no longer there."""
+    wanted = set()
+    for file in source.rglob("*"):
+        if file.is_file():
+            relative = file.relative_to(source)
+            wanted.add(relative)
+            target = destination / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not target.exists() or target.read_bytes() != file.read_bytes():
+                shutil.copy2(file, target)
+    if destination.exists():
+        for file in destination.rglob("*"):
+            if file.is_file() and file.relative_to(destination) not in wanted:
+                file.unlink()
+
+
+MANIFEST = """// swift-tools-version: 6.2
+// Written by scripts/mutate-creation-machine.py: Router and the creation machine's explorer, nothing else.
+import PackageDescription
+
+let upcoming: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
+let package = Package(
+    name: "RouterMutants",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    targets: [
+        .target(name: "Router", swiftSettings: [.strictMemorySafety()] + upcoming),
+        .testTarget(name: "CreationExplorerTests", dependencies: ["Router"], swiftSettings: upcoming),
+    ],
+    swiftLanguageModes: [.v6]
+)
+"""
+
+
+def prepare_package():
+    write_if_changed(PACKAGE / "Package.swift", MANIFEST)
+    sync_tree(ROOT / "Sources/Router", PACKAGE / "Sources/Router")
+    sync_tree(ROOT / "Tests/CreationExplorerTests", PACKAGE / "Tests/CreationExplorerTests")
+
+
+def swift(*arguments, timeout=None, stop_early=False):
+    command = ["nice", "-n", "10", "swift", *arguments, "--package-path", str(PACKAGE), "--scratch-path", str(SCRATCH)]
+    environment = dict(os.environ)
+    if stop_early:
+        # Only whether the mutant fails matters: once a scenario found a violation, the others stop.
+        environment["ROUTER_EXPLORER_STOP_AT_FIRST_VIOLATION"] = "1"
+    # A session of its own, so that a timeout ends the test process too, not only `swift`.
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True, env=environment
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+    return subprocess.CompletedProcess(command, process.returncode, output, "")
+
+
+def build():
+    result = swift("build", "--build-tests")
+    return result.returncode == 0, result.stdout + result.stderr
+
+
+def run_explorer(stop_early):
+    """Runs the explorer's tests; returns (passed, the scenarios that failed, a first violation)."""
+    try:
+        result = swift("test", "--skip-build", "--filter", "CreationExplorerTests", timeout=TIMEOUT, stop_early=stop_early)
+    except subprocess.TimeoutExpired:
+        return False, ["(timed out)"], f"no result after {TIMEOUT} s"
+    output = result.stdout + result.stderr
+    passed = result.returncode == 0 and re.search(r"Test run with \d+ tests? .*passed", output) is not None
+    failed = []
+    for line in output.splitlines():
+        match = re.search(r'recorded an issue with 1 argument scenario → (.*?) at \S+\.swift:', line)
+        if match and match.group(1) not in failed:
+            failed.append(match.group(1))
+    violation = ""
+    for line in output.splitlines():
+        match = re.search(r'Expectation failed: \(violation → "(.*)', line)
+        if match:
+            # The scenario's name, then what went wrong, up to the schedule that shows it.
+            violation = match.group(1).split(" [schedule")[0]
+            break
+    if not passed and not failed:
+        violation = violation or "\n".join(output.splitlines()[-15:])
+    return passed, failed, violation
+
+
+def main():
+    arguments = sys.argv[1:]
+    all_scenarios = "--all-scenarios" in arguments
+    arguments = [argument for argument in arguments if argument != "--all-scenarios"]
+    if arguments == ["--list"]:
+        for name, what, _, _ in MUTATIONS:
+            print(f"{name}: {what}")
+        return 0
+    names = [name for name, _, _, _ in MUTATIONS]
+    unknown = [name for name in arguments if name not in names]
+    if unknown:
+        fail(f"no mutation named {', '.join(unknown)} (--list names them)")
+    selected = [m for m in MUTATIONS if not arguments or m[0] in arguments]
+
+    original = (ROOT / MACHINE).read_text()
+    # Every anchor is checked before anything is built.
+    mutants = [(name, what, mutant(original, name, anchor, replacement)) for name, what, anchor, replacement in selected]
+
+    started = time.monotonic()
+    prepare_package()
+    target = PACKAGE / MACHINE
+    write_if_changed(target, original)
+    built, log = build()
+    if not built:
+        fail(f"the unmutated copy does not build:\n{log[-3000:]}")
+    passed, failed, violation = run_explorer(stop_early=False)
+    if not passed:
+        fail(f"the explorer fails on the unmutated machine ({', '.join(failed)}):\n{violation}")
+    print(f"unmutated machine: the explorer passes ({time.monotonic() - started:.0f} s with the first build)")
+
+    survivors = []
+    try:
+        for name, what, text in mutants:
+            began = time.monotonic()
+            write_if_changed(target, text)
+            built, log = build()
+            if not built:
+                fail(f"mutation '{name}' does not compile; fix the mutation:\n{log[-3000:]}")
+            passed, failed, violation = run_explorer(stop_early=not all_scenarios)
+            seconds = time.monotonic() - began
+            if passed:
+                survivors.append(name)
+                print(f"SURVIVED {name} ({seconds:.0f} s): {what}")
+            else:
+                print(f"killed   {name} ({seconds:.0f} s): {what}")
+                print(f"         by {len(failed)} scenario(s): {' | '.join(failed) if failed else '?'}")
+                if violation:
+                    print(f"         {violation[:300]}")
+    finally:
+        write_if_changed(target, original)
+
+    print(f"{len(mutants) - len(survivors)} of {len(mutants)} mutations killed in {time.monotonic() - started:.0f} s")
+    if survivors:
+        print(f"survived (the explorer does not check these rules): {', '.join(survivors)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
