@@ -50,6 +50,13 @@ TIMEOUT = int(os.environ.get("ROUTER_MUTANT_TIMEOUT", "600"))
 MUTATIONS = [
     # Lost wake-ups: an event ends a wait but does not say so, so the waiter is never woken.
     (
+        "lost-wake-on-held-by-async",
+        "an instance becoming held by a group with an async member does not wake the blocked waiters, which "
+        + "must look again to be refused",
+        "            txns[other]?.waitingFor = nil\n            needsWake = true\n        }\n    }\n\n    /// Whether `group`",
+        "            txns[other]?.waitingFor = nil\n        }\n    }\n\n    /// Whether `group`",
+    ),
+    (
         "lost-wake-on-release",
         "releasing a cell (publication, abandonment, a group's end) ends its waits without a wake-up",
         "            txns[txn]?.waitingFor = nil\n            needsWake = true\n",

@@ -46,6 +46,10 @@ struct ModelScenario: CustomStringConvertible {
     /// builds it (`CreationMachine.awaitRelease`), as the engine's async lookups do before a synchronous
     /// segment.
     var asyncLookups: Set<Int> = []
+    /// The synchronous lookups whose thread tasks may need (a pool thread, the main thread): their claims
+    /// are refused, `heldAcrossSuspension`, instead of waiting for an instance a group with an async member
+    /// holds. Every other lookup may wait for anything.
+    var blockingLookups: Set<Int> = []
 
     var description: String { name }
 }
@@ -130,6 +134,8 @@ struct ModelPublication {
 
 /// Why a model lookup failed.
 enum ModelFailure: Error, Equatable {
+    /// A blocking lookup's claim was refused: an async lookup holds the instance.
+    case heldByAsync
     case cycle
     case factory
     case preparation
@@ -215,6 +221,17 @@ final class ModelScheduler: @unchecked Sendable {
         for other in runnable.indices where other != index && !finished[other] { runnable[other] = true }
     }
 
+    /// After the wake-ups of an event: every other lookup still asleep must be waiting as far as the
+    /// machine knows (for a cell, or for its group to end). One whose wait the machine ended but that
+    /// nobody woke is a lost wake-up, even when a later event would happen to wake it.
+    private func checkNoLostWakeUp(than index: Int) {
+        for other in runnable.indices where other != index && !runnable[other] && !finished[other] {
+            let record = run.machine.txns[other]
+            let waits = record?.waitingFor != nil || (record?.waitsForGroup == true && record?.outcome == nil)
+            if !waits { run.violations.append("L\(other) sleeps though the machine ended its wait (a lost wake-up)") }
+        }
+    }
+
     /// Checks the machine's invariants after the event the running lookup just made.
     private func checkInvariants() {
         for problem in run.machine.invariantViolations() { run.violations.append("invariant: \(problem)") }
@@ -230,6 +247,7 @@ final class ModelScheduler: @unchecked Sendable {
         if abandoned { return }
         checkInvariants()
         wakeOthers(than: index)
+        checkNoLostWakeUp(than: index)
         if waiting { runnable[index] = false }
         back.signal()
         turns[index].wait()
@@ -420,9 +438,9 @@ struct ModelLookup {
         while true {
             if scheduler.abandoned { throw ModelFailure.group }
             let outcome = eventResult { run in
-                // The model's lookups are threads that tasks never need: they may wait for anything.
                 run.machine.claim(
-                    txn, registration, isPublished: run.published[registration] != nil, blocking: false,
+                    txn, registration, isPublished: run.published[registration] != nil,
+                    blocking: run.scenario.blockingLookups.contains(index),
                     isAsync: run.scenario.asyncLookups.contains(index))
             }
             switch outcome {
@@ -447,8 +465,11 @@ struct ModelLookup {
             case .wait:
                 scheduler.yield(index, waiting: true)
             case .heldAcrossSuspension:
-                run.violations.append("L\(index): a claim that may wait was refused for an async holder")
-                throw ModelFailure.group
+                guard run.scenario.blockingLookups.contains(index) else {
+                    run.violations.append("L\(index): a claim that may wait was refused for an async holder")
+                    throw ModelFailure.group
+                }
+                throw ModelFailure.heldByAsync
             }
         }
     }
@@ -574,7 +595,9 @@ func explore(
             }
         }
         for (lookup, result) in run.results {
-            if case .failure(let failure) = result, !scenario.failureExpected {
+            if case .failure(.heldByAsync) = result, !scenario.blockingLookups.contains(lookup) {
+                problems.append("L\(lookup) was refused as blocking, but may wait")
+            } else if case .failure(let failure) = result, failure != .heldByAsync, !scenario.failureExpected {
                 problems.append("L\(lookup) failed with \(failure) in a registry where nothing fails")
             }
             if case .success(let instance) = result {
@@ -688,6 +711,21 @@ struct CreationMachineExplorerTests {
                 ModelRegistration(name: "b", properties: [0]),
             ],
             lookups: [0, 1, 0], preemptionBound: 2, asyncLookups: [2]),
+        ModelScenario(
+            name: "an async lookup holds b (a(b), property b.a) while a blocking lookup of b is refused or waits",
+            registrations: [
+                ModelRegistration(name: "a", initializer: [1]),
+                ModelRegistration(name: "b", properties: [0]),
+            ],
+            lookups: [0, 1], asyncLookups: [0], blockingLookups: [1]),
+        ModelScenario(
+            name: "a blocking lookup of c(b) waits for b, which an async lookup then holds, and is woken to be refused",
+            registrations: [
+                ModelRegistration(name: "a", initializer: [1]),
+                ModelRegistration(name: "b", properties: [0]),
+                ModelRegistration(name: "c", shared: false, initializer: [1]),
+            ],
+            lookups: [0, 2, 2], preemptionBound: 2, asyncLookups: [0], blockingLookups: [1]),
     ]
 
     /// Failures where something is held, provisional or waited for: what they leave must be forgotten,

@@ -101,6 +101,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         var outcome: (publish: [Payload], discard: [Payload], release: [Cell], failure: Failure?)?
         /// Whether it belongs to an async lookup, which may suspend between its events.
         var isAsync = false
+        /// Whether its wait blocks a thread that tasks may need (see ``claim(_:_:isPublished:blocking:isAsync:)``):
+        /// such a wait ends when the instance becomes held by a group with an async member.
+        var waitBlocks = false
     }
 
     struct GroupRecord {
@@ -175,6 +178,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 return .heldAcrossSuspension(owner: owner)
             }
             txns[txn]?.waitingFor = cell
+            // Asked only for a wait, which is the slow path already.
+            txns[txn]?.waitBlocks = blocking()
             return .wait
         }
     }
@@ -199,10 +204,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         if queuedAfter != nil || group.members.count > 1 {
             txns[txn]?.held.append(Held(cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain))
             cells[cell]?.isHeld = true
-            // A blocked waiter must look again: it may not wait for an instance an async member holds.
-            if hasAsyncMember(mine.group), txns.values.contains(where: { $0.waitingFor == cell }) {
-                needsWake = true
-            }
+            if hasAsyncMember(mine.group) { endBlockingWaits(for: [cell]) }
             return .held
         }
         release(cell)
@@ -419,6 +421,16 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         return .ended(publish: publish, discard: discard, release: releasedCells, failure: failed)
     }
 
+    /// Ends the blocking waits for `held` (instances now held by a group with an async member): each such
+    /// waiter must look again, and its claim is refused instead of waiting.
+    private mutating func endBlockingWaits(for held: [Cell]) {
+        for (other, record) in txns where record.waitBlocks {
+            guard let cell = record.waitingFor, held.contains(cell) else { continue }
+            txns[other]?.waitingFor = nil
+            needsWake = true
+        }
+    }
+
     /// Whether `group` has a member that belongs to an async lookup.
     private func hasAsyncMember(_ group: Int) -> Bool {
         groups[group]?.members.contains { txns[$0]?.isAsync == true } ?? false
@@ -508,6 +520,10 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             groups[group] = nil
         }
         groups[into] = target
+        // Outside blocking waiters of what the group holds must look again once it has an async member.
+        if hasAsyncMember(into) {
+            endBlockingWaits(for: target.members.flatMap { member in txns[member]?.held.map(\.cell) ?? [] })
+        }
         // A member waiting for a group-mate's cell whose factory returned may take the instance now.
         for member in target.members {
             if let cell = txns[member]?.waitingFor, let record = cells[cell], record.hasProvisional,
