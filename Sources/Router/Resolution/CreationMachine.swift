@@ -110,6 +110,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         var members: [Txn]
         var unfinished: Int
         var failure: Failure?
+        /// Whether a member belongs to an async lookup (kept as members join, so that no event scans them).
+        var hasAsyncMember = false
     }
 
     private(set) var cells: [Cell: CellRecord] = [:]
@@ -142,7 +144,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         guard txns[txn] == nil else { return }
         let group = nextGroup
         nextGroup += 1
-        groups[group] = GroupRecord(members: [txn], unfinished: 1)
+        groups[group] = GroupRecord(members: [txn], unfinished: 1, hasAsyncMember: isAsync)
         txns[txn] = TxnRecord(group: group, isAsync: isAsync)
     }
 
@@ -204,7 +206,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         if queuedAfter != nil || group.members.count > 1 {
             txns[txn]?.held.append(Held(cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain))
             cells[cell]?.isHeld = true
-            if hasAsyncMember(mine.group) { endBlockingWaits(for: [cell]) }
+            if group.hasAsyncMember { endBlockingWaits(for: [cell]) }
             return .held
         }
         release(cell)
@@ -341,6 +343,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             if running != group.unfinished {
                 problems.append("group \(id) counts \(group.unfinished) unfinished members, has \(running)")
             }
+            if group.hasAsyncMember != group.members.contains(where: { txns[$0]?.isAsync == true }) {
+                problems.append("group \(id) says hasAsyncMember \(group.hasAsyncMember), its members disagree")
+            }
             for member in group.members where txns[member]?.group != id {
                 problems.append("member \(member) of group \(id) is recorded in another group")
             }
@@ -433,7 +438,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
 
     /// Whether `group` has a member that belongs to an async lookup.
     private func hasAsyncMember(_ group: Int) -> Bool {
-        groups[group]?.members.contains { txns[$0]?.isAsync == true } ?? false
+        groups[group]?.hasAsyncMember ?? false
     }
 
     /// Removes `cell`'s ownership and ends every wait for it.
@@ -516,12 +521,13 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             for member in other.members { txns[member]?.group = into }
             target.members += other.members
             target.unfinished += other.unfinished
+            target.hasAsyncMember = target.hasAsyncMember || other.hasAsyncMember
             if target.failure == nil { target.failure = other.failure }
             groups[group] = nil
         }
         groups[into] = target
         // Outside blocking waiters of what the group holds must look again once it has an async member.
-        if hasAsyncMember(into) {
+        if target.hasAsyncMember {
             endBlockingWaits(for: target.members.flatMap { member in txns[member]?.held.map(\.cell) ?? [] })
         }
         // A member waiting for a group-mate's cell whose factory returned may take the instance now.

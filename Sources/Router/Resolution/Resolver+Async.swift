@@ -193,6 +193,7 @@ extension RouteRegistry {
     /// Runs `body` as an async lookup of this registry through the async door
     /// (``Resolver/lookupAsync(in:of:reporting:onMainActor:_:)``), as ``lookup(reporting:onMainActor:_:)``
     /// does for synchronous code.
+    @inline(__always)
     nonisolated(nonsending) func lookupAsync<Result>(
         reporting: Bool = true, onMainActor: Bool,
         _ body: nonisolated(nonsending) (inout Resolver) async throws -> Result

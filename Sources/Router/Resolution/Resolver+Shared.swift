@@ -140,6 +140,7 @@ extension Resolver {
     /// ``CreationTransaction/Claim``): the instance, the cell to build, or a claim to make again (a weak
     /// instance published and released meanwhile); or the error an initializer cycle or an async holder
     /// is.
+    @inline(__always)
     func answer<Destination>(
         _ claim: CreationTransaction.Claim, for entry: AnyEntry, published: () -> Destination?
     ) throws -> ClaimAnswer<Destination> {

@@ -270,6 +270,7 @@ extension Resolver {
     ///   - body: The lookup.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or an error finishing the lookup.
+    @inline(__always)
     nonisolated(nonsending) static func lookupAsync<Result>(
         in table: SealedTable, of registry: RouteRegistry, reporting: Bool, onMainActor: Bool,
         _ body: nonisolated(nonsending) (inout Resolver) async throws -> Result
