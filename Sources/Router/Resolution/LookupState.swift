@@ -41,7 +41,7 @@ final class LookupState {
 
     /// The one place a lookup state is made: a thread's primary or nested state
     /// (``ThreadContext/beginSlow(_:onMainActor:)``), or an async lookup's, which moves with its task
-    /// (``Resolver/lookupAsync(in:reporting:onMainActor:_:)``). `tracing`: whether a trace handler sees it.
+    /// (``Resolver/beginAsync(in:of:reporting:onMainActor:)``). `tracing`: whether a trace handler sees it.
     static func make(_ tableRef: Borrowed<SealedTable>, stackRange: StackRange, tracing: Bool, isAsync: Bool)
         -> LookupState
     {
@@ -391,6 +391,19 @@ extension LookupState {
     func nest(in outer: Borrowed<LookupState>?, onMainActor: Bool) {
         unsafe context.outer = outer
         unsafe context.onMainActor = onMainActor
+    }
+
+    /// Marks the lookup as joined from main-actor code when `onMainActor` is, returning the flag it had, for
+    /// ``restoreOnMainActor(_:)``.
+    func joinOnMainActor(_ onMainActor: Bool) -> Bool {
+        let was = unsafe context.onMainActor
+        if onMainActor { unsafe context.onMainActor = true }
+        return was
+    }
+
+    /// Restores what ``joinOnMainActor(_:)`` changed.
+    func restoreOnMainActor(_ was: Bool) {
+        unsafe context.onMainActor = was
     }
 
     /// Measures the depth guard against `range`, the stack of the thread the lookup runs on now (an async

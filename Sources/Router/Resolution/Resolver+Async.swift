@@ -185,13 +185,27 @@ extension RouteRegistry {
     nonisolated(nonsending) func makeDestinationAsyncSlow<Destination>(
         to key: RoutableService<Destination>
     ) async throws -> Destination {
-        try await lookupAsync(onMainActor: MainActorCheck.isMainActor(#isolation)) { resolver in
-            try await resolver.buildAsync(try resolver.entry(for: key))
+        let table: SealedTable
+        do {
+            table = try self.table()
+        } catch {
+            throw report(error)
+        }
+        // The session itself, not `lookupAsync`'s closure (an async frame of its own).
+        let session = Resolver.beginAsync(
+            in: table, of: self, reporting: true, onMainActor: MainActorCheck.isMainActor(#isolation))
+        var resolver = Resolver(state: session.state)
+        do {
+            let made = try await resolver.buildAsync(try resolver.entry(for: key))
+            try session.finish(&resolver)
+            return made
+        } catch {
+            throw session.fail(error, &resolver)
         }
     }
 
     /// Runs `body` as an async lookup of this registry through the async door
-    /// (``Resolver/lookupAsync(in:of:reporting:onMainActor:_:)``), as ``lookup(reporting:onMainActor:_:)``
+    /// (``Resolver/lookupAsync(in:of:reporting:onMainActor:_:)``, a session behind a closure), as ``lookup(reporting:onMainActor:_:)``
     /// does for synchronous code.
     @inline(__always)
     nonisolated(nonsending) func lookupAsync<Result>(

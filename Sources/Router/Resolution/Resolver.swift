@@ -250,62 +250,65 @@ extension Resolver {
     }
 
     /// The async door: every async lookup (``RouteRegistry/makeDestinationAsync(to:)`` and its forms with
-    /// arguments, a caller's preparation or a module's configuration) comes through here. It follows the
-    /// synchronous door's rules, and ends a lookup the same way (``finishLookup()`` or ``failLookup(_:)``,
-    /// then the state is emptied, its snapshot captured for the `Lazy`s and `Provider`s it made, and its
-    /// invariants checked in debug builds); what differs is how the running lookup is found (filed under
-    /// its task, ``AsyncLookupBinding``, instead of the thread's context) and that its state is its own,
-    /// since it moves with the task between threads.
+    /// arguments, a caller's preparation or a module's configuration, `warmUp()`) begins here, and ends
+    /// through the session it returns (``AsyncLookupSession/finish(_:)`` or ``AsyncLookupSession/fail(_:_:)``).
+    /// It follows the synchronous door's rules and ends a lookup the same way (``finishLookup()`` or
+    /// ``failLookup(_:)``, then the state is emptied, its snapshot captured for the `Lazy`s and `Provider`s it
+    /// made, and its invariants checked in debug builds); what differs is how the running lookup is found
+    /// (filed under its task, ``AsyncLookupBinding``, instead of the thread's context) and that its state is
+    /// its own, since it moves with the task between threads. A session rather than a closure: an async
+    /// closure is an async frame of its own, which cost every async lookup about 1,100 instructions.
     ///
-    /// - **Joining.** Inside an async factory of a lookup of the same table, `body` continues that lookup.
+    /// - **Joining.** Inside an async factory of a lookup of the same table, the session continues that
+    ///   lookup, which finishes it and reports its failure.
     /// - **Nesting.** Inside one of another table's, the new lookup nests in it and shares its creation
     ///   transaction, so it never waits for the lookup it is part of.
     ///
     /// - Parameters:
-    ///   - table: The table; the caller keeps it alive for the whole call.
+    ///   - table: The table.
     ///   - registry: The registry looked up: its override counter sends its synchronous lookups to the
     ///     door while this one runs, and its error handler sees a failure when `reporting`.
     ///   - reporting: Whether a failure goes to the error handler.
     ///   - onMainActor: Whether the caller is isolated to the main actor.
-    ///   - body: The lookup.
-    /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws, or an error finishing the lookup.
-    @inline(__always)
-    nonisolated(nonsending) static func lookupAsync<Result>(
-        in table: SealedTable, of registry: RouteRegistry, reporting: Bool, onMainActor: Bool,
-        _ body: nonisolated(nonsending) (inout Resolver) async throws -> Result
-    ) async throws -> Result {
+    /// - Returns: The session; look up through its ``AsyncLookupSession/state``, then end it.
+    static func beginAsync(
+        in table: SealedTable, of registry: RouteRegistry, reporting: Bool, onMainActor: Bool
+    ) -> AsyncLookupSession {
         let joined = AsyncLookupBinding.joinable()
         if let joined, joined.state.table === table {
-            // Part of that lookup, which finishes it and reports its failure.
-            return try await joined.state.withOnMainActor(onMainActor) {
-                var resolver = Resolver(state: joined.state)
-                return try await body(&resolver)
-            }
+            let was = joined.state.joinOnMainActor(onMainActor)
+            return AsyncLookupSession(
+                state: joined.state, table: table, registry: registry, reporting: reporting, filed: nil,
+                started: false, wasOnMainActor: was)
         }
-        // `table` is kept alive by this frame until the lookup ends.
+        // `table` is kept alive by the session until the lookup ends.
         let state = unsafe LookupState.make(
             Borrowed(table), stackRange: ThreadContext.current.stackRange, tracing: table.isTracing, isAsync: true)
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
         unsafe state.nest(in: joined.map { unsafe Borrowed($0.state) }, onMainActor: onMainActor)
-        var resolver = Resolver(state: state)
         let filed = AsyncLookupBinding.begin(state)
         registry.overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
-        defer {
-            registry.overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
-            if let filed { AsyncLookupBinding.end(filed) }
-            withExtendedLifetime((table, state, joined)) {}
-        }
+        return AsyncLookupSession(
+            state: state, table: table, registry: registry, reporting: reporting, filed: filed, started: true,
+            wasOnMainActor: false)
+    }
+
+    /// The async door with the lookup as a closure, for the forms that are not hot (``beginAsync(in:of:reporting:onMainActor:)``
+    /// says why the hot one takes the session itself).
+    @inline(__always)
+    nonisolated(nonsending) static func lookupAsync<Result>(
+        in table: SealedTable, of registry: RouteRegistry, reporting: Bool, onMainActor: Bool,
+        _ body: nonisolated(nonsending) (inout Resolver) async throws -> Result
+    ) async throws -> Result {
+        let session = beginAsync(in: table, of: registry, reporting: reporting, onMainActor: onMainActor)
+        var resolver = Resolver(state: session.state)
         do {
             let made = try await body(&resolver)
-            if state.needsFinishing { try resolver.synchronously { resolver in try resolver.finishLookupSlow() } }
-            state.end()
+            try session.finish(&resolver)
             return made
         } catch {
-            resolver.failLookup(error)
-            state.end()
-            throw reporting ? registry.report(error) : error
+            throw session.fail(error, &resolver)
         }
     }
 
@@ -446,5 +449,55 @@ extension Resolver {
         } else {
             unsafe transaction.settleHeld(by: ObjectIdentifier(state), completed: state.preparations.completed)
         }
+    }
+}
+
+/// An async lookup the async door began (``Resolver/beginAsync(in:of:reporting:onMainActor:)``): one of the
+/// task's own, or the task's running lookup it joined. Ends with ``finish(_:)`` or ``fail(_:_:)``, once.
+struct AsyncLookupSession {
+    /// The lookup's state: a resolver of it looks up in the session.
+    let state: LookupState
+    /// Kept alive until the lookup ends: the state borrows it.
+    let table: SealedTable
+    let registry: RouteRegistry
+    let reporting: Bool
+    /// The lookup filed under its task, when the session started it.
+    let filed: (task: UInt, binding: AsyncLookupBinding)?
+    /// Whether the session started the lookup (false: it joined the task's running one, which ends it).
+    let started: Bool
+    /// A joined lookup's main-actor flag before the session, restored when it ends.
+    let wasOnMainActor: Bool
+
+    /// Ends a lookup whose body succeeded: a started one runs what is pending and publishes what it held
+    /// (``Resolver/finishLookup()``), then its state is emptied and it leaves its task.
+    /// - Throws: An error finishing the lookup; the caller then ends it with ``fail(_:_:)``.
+    func finish(_ resolver: inout Resolver) throws {
+        guard started else {
+            state.restoreOnMainActor(wasOnMainActor)
+            return
+        }
+        if state.needsFinishing { try resolver.synchronously { resolver in try resolver.finishLookupSlow() } }
+        state.end()
+        close()
+    }
+
+    /// Ends a lookup that failed with `error`: a started one rolls back what it claimed, is emptied, leaves
+    /// its task and reports the failure (when `reporting`).
+    /// - Returns: The error to throw.
+    func fail(_ error: any Error, _ resolver: inout Resolver) -> any Error {
+        guard started else {
+            state.restoreOnMainActor(wasOnMainActor)
+            return error
+        }
+        resolver.failLookup(error)
+        state.end()
+        close()
+        return reporting ? registry.report(error) : error
+    }
+
+    private func close() {
+        registry.overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
+        if let filed { AsyncLookupBinding.end(filed) }
+        withExtendedLifetime(table) {}
     }
 }
