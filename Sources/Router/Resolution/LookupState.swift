@@ -58,6 +58,7 @@ final class LookupState {
     /// Ends an async lookup's state, which is its own (a thread's states end in ``ThreadContext/end(_:)``):
     /// the same ``reset()``, which captures the snapshot its `Lazy`s and `Provider`s read and leaves the
     /// custom-scope generations it used, and the same invariant check.
+    @inline(__always)
     func end() {
         reset()
         #if DEBUG

@@ -195,12 +195,13 @@ extension RouteRegistry {
         let session = Resolver.beginAsync(
             in: table, of: self, reporting: true, onMainActor: MainActorCheck.isMainActor(#isolation))
         var resolver = Resolver(state: session.state)
+        defer { withExtendedLifetime(table) {} }
         do {
             let made = try await resolver.buildAsync(try resolver.entry(for: key))
-            try session.finish(&resolver)
+            try session.finish(&resolver, of: self)
             return made
         } catch {
-            throw session.fail(error, &resolver)
+            throw session.fail(error, &resolver, of: self, reporting: true)
         }
     }
 

@@ -251,7 +251,8 @@ extension Resolver {
 
     /// The async door: every async lookup (``RouteRegistry/makeDestinationAsync(to:)`` and its forms with
     /// arguments, a caller's preparation or a module's configuration, `warmUp()`) begins here, and ends
-    /// through the session it returns (``AsyncLookupSession/finish(_:)`` or ``AsyncLookupSession/fail(_:_:)``).
+    /// through the session it returns (``AsyncLookupSession/finish(_:of:)`` or
+    /// ``AsyncLookupSession/fail(_:_:of:reporting:)``).
     /// It follows the synchronous door's rules and ends a lookup the same way (``finishLookup()`` or
     /// ``failLookup(_:)``, then the state is emptied, its snapshot captured for the `Lazy`s and `Provider`s it
     /// made, and its invariants checked in debug builds); what differs is how the running lookup is found
@@ -277,11 +278,9 @@ extension Resolver {
         let joined = AsyncLookupBinding.joinable()
         if let joined, joined.state.table === table {
             let was = joined.state.joinOnMainActor(onMainActor)
-            return AsyncLookupSession(
-                state: joined.state, table: table, registry: registry, reporting: reporting, filed: nil,
-                started: false, wasOnMainActor: was)
+            return AsyncLookupSession(state: joined.state, filed: nil, started: false, wasOnMainActor: was)
         }
-        // `table` is kept alive by the session until the lookup ends.
+        // `table` is kept alive by the caller until the lookup ends.
         let state = unsafe LookupState.make(
             Borrowed(table), stackRange: ThreadContext.current.stackRange, tracing: table.isTracing, isAsync: true)
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
@@ -289,9 +288,7 @@ extension Resolver {
         unsafe state.nest(in: joined.map { unsafe Borrowed($0.state) }, onMainActor: onMainActor)
         let filed = AsyncLookupBinding.begin(state)
         registry.overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
-        return AsyncLookupSession(
-            state: state, table: table, registry: registry, reporting: reporting, filed: filed, started: true,
-            wasOnMainActor: false)
+        return AsyncLookupSession(state: state, filed: filed, started: true, wasOnMainActor: false)
     }
 
     /// The async door with the lookup as a closure, for the forms that are not hot (``beginAsync(in:of:reporting:onMainActor:)``
@@ -303,12 +300,13 @@ extension Resolver {
     ) async throws -> Result {
         let session = beginAsync(in: table, of: registry, reporting: reporting, onMainActor: onMainActor)
         var resolver = Resolver(state: session.state)
+        defer { withExtendedLifetime(table) {} }
         do {
             let made = try await body(&resolver)
-            try session.finish(&resolver)
+            try session.finish(&resolver, of: registry)
             return made
         } catch {
-            throw session.fail(error, &resolver)
+            throw session.fail(error, &resolver, of: registry, reporting: reporting)
         }
     }
 
@@ -453,14 +451,14 @@ extension Resolver {
 }
 
 /// An async lookup the async door began (``Resolver/beginAsync(in:of:reporting:onMainActor:)``): one of the
-/// task's own, or the task's running lookup it joined. Ends with ``finish(_:)`` or ``fail(_:_:)``, once.
+/// task's own, or the task's running lookup it joined. Ends with ``finish(_:of:)`` or
+/// ``fail(_:_:of:reporting:)``, once.
 struct AsyncLookupSession {
+    // The caller keeps the table alive until the session ends (the state borrows it), and passes the
+    // registry to `finish` and `fail`: fields the session does not hold cost no retain per lookup.
+
     /// The lookup's state: a resolver of it looks up in the session.
     let state: LookupState
-    /// Kept alive until the lookup ends: the state borrows it.
-    let table: SealedTable
-    let registry: RouteRegistry
-    let reporting: Bool
     /// The lookup filed under its task, when the session started it.
     let filed: (task: UInt, binding: AsyncLookupBinding)?
     /// Whether the session started the lookup (false: it joined the task's running one, which ends it).
@@ -470,34 +468,37 @@ struct AsyncLookupSession {
 
     /// Ends a lookup whose body succeeded: a started one runs what is pending and publishes what it held
     /// (``Resolver/finishLookup()``), then its state is emptied and it leaves its task.
-    /// - Throws: An error finishing the lookup; the caller then ends it with ``fail(_:_:)``.
-    func finish(_ resolver: inout Resolver) throws {
+    /// - Throws: An error finishing the lookup; the caller then ends it with ``fail(_:_:of:reporting:)``.
+    @inline(__always)
+    func finish(_ resolver: inout Resolver, of registry: RouteRegistry) throws {
         guard started else {
             state.restoreOnMainActor(wasOnMainActor)
             return
         }
         if state.needsFinishing { try resolver.synchronously { resolver in try resolver.finishLookupSlow() } }
         state.end()
-        close()
+        close(registry)
     }
 
     /// Ends a lookup that failed with `error`: a started one rolls back what it claimed, is emptied, leaves
     /// its task and reports the failure (when `reporting`).
     /// - Returns: The error to throw.
-    func fail(_ error: any Error, _ resolver: inout Resolver) -> any Error {
+    func fail(_ error: any Error, _ resolver: inout Resolver, of registry: RouteRegistry, reporting: Bool)
+        -> any Error
+    {
         guard started else {
             state.restoreOnMainActor(wasOnMainActor)
             return error
         }
         resolver.failLookup(error)
         state.end()
-        close()
+        close(registry)
         return reporting ? registry.report(error) : error
     }
 
-    private func close() {
+    @inline(__always)
+    private func close(_ registry: RouteRegistry) {
         registry.overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
         if let filed { AsyncLookupBinding.end(filed) }
-        withExtendedLifetime(table) {}
     }
 }
