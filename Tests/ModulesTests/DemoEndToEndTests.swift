@@ -157,24 +157,24 @@ struct DemoEndToEndTests {
     }
 
     static let graph = """
-        SearchScreenConfig (transient, CatalogModule)
+        SearchResultsScreen via SearchScreenConfig (transient, CatalogModule)
         └─ initializer → Catalog (singleton, CatalogModule)
-        BookScreenConfig (transient, CatalogModule)
+        BookScreen via BookScreenConfig (transient, CatalogModule)
         └─ initializer → Catalog (singleton, CatalogModule) (shown above)
         CartScreen (transient, CartModule)
         ├─ initializer → UserSession (singleton, AccountModule)
-        └─ initializer → CartModuleConfig (custom(user), CartModule)
+        └─ initializer → Cart via CartModuleConfig (custom(user), CartModule)
         CheckoutScreen (transient, CheckoutModule)
         └─ initializer → Checkout (transient, CheckoutModule)
            ├─ initializer → UserSession (singleton, AccountModule) (shown above)
-           ├─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
+           ├─ initializer → Cart via CartModuleConfig (custom(user), CartModule) (shown above)
            ├─ lazy → PaymentProcessing (transient, ShopWiringModule)
            │  └─ initializer → PaymentGateway (singleton, PaymentsModule)
            └─ initializer → OrderHistory (custom(user), CheckoutModule)
         BadgeSummary (transient, NotificationsModule)
         ├─ many → BadgeCounter (transient, CartModule) [1 of 4]
         │  ├─ initializer → UserSession (singleton, AccountModule) (shown above)
-        │  └─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
+        │  └─ initializer → Cart via CartModuleConfig (custom(user), CartModule) (shown above)
         ├─ many → BadgeCounter (transient, CheckoutModule) [2 of 4]
         │  ├─ initializer → UserSession (singleton, AccountModule) (shown above)
         │  └─ initializer → OrderHistory (custom(user), CheckoutModule) (shown above)
@@ -190,7 +190,7 @@ struct DemoEndToEndTests {
         ├─ initializer → ChatSession (custom(user), ChatModule) (shown above)
         └─ initializer → MessageList (custom(user), ChatModule) (shown above)
         Paths
-        ├─ books/:id(Int) → BookScreenConfig (transient, CatalogModule)
+        ├─ books/:id(Int) → BookScreen via BookScreenConfig (transient, CatalogModule)
         ├─ cart → CartScreen (transient, CartModule)
         └─ chat → ChatScreen (transient, ChatModule)
         """

@@ -106,7 +106,10 @@ extension RouteError {
     ) -> RouteError {
         RouteError(
             .destinationTypeMismatch, key: key.full, path: path,
-            reason: "The module \(key.full) makes \(found.destinationType), not \(TypeName.of(asked)).")
+            reason: "The module \(key.full) makes \(found.destinationType), not \(TypeName.of(asked)).",
+            hint:
+                "A configuration protocol belongs to one module, and the one registered for \(TypeName.short(key.type)) makes \(found.destinationType): declare the key making that, or give the module that makes \(TypeName.of(asked)) a configuration protocol of its own."
+        )
     }
 
     /// A module lookup of a registration that takes no configuration.

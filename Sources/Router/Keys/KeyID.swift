@@ -56,27 +56,43 @@ struct KeyDescription: Sendable, Hashable {
     let tag: Any.Type?
     /// The name of a named key, as written.
     let name: String?
+    /// What a module key makes (its `type` is the configuration protocol); nil for a service key, whose
+    /// `type` is what it makes. Not part of the key's identity, which a module's configuration decides.
+    let made: Any.Type?
 
-    init(kind: KeyID.Kind, type: Any.Type, qualifier: KeyID.Qualifier, tag: Any.Type?, name: String? = nil) {
+    init(
+        kind: KeyID.Kind, type: Any.Type, qualifier: KeyID.Qualifier, tag: Any.Type?, name: String? = nil,
+        made: Any.Type? = nil
+    ) {
         self.kind = kind
         self.type = type
         self.qualifier = qualifier
         self.tag = tag
         self.name = name
+        self.made = made
     }
 
-    /// The full key as a user would write it, e.g. `RoutableService<Engine>[tag: Diesel]`.
+    /// The type the key's lookups return: the service's protocol, or the protocol a module makes.
+    var destination: Any.Type { made ?? type }
+
+    /// The full key as a user would write it, e.g. `RoutableService<Engine>[tag: Diesel]` or
+    /// `RoutableServiceModule<CartModuleConfig, Cart>`.
     var full: String {
         let suffix = TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
         switch kind {
         case .service: return "RoutableService<\(TypeName.of(type))>\(suffix)"
-        case .module: return "RoutableServiceModule<\(TypeName.of(type))>\(suffix)"
+        case .module:
+            let made = self.made.map { ", \(TypeName.of($0))" } ?? ""
+            return "RoutableServiceModule<\(TypeName.of(type))\(made)>\(suffix)"
         }
     }
 
-    /// The short name used in resolution paths, e.g. `Engine`.
+    /// The short name used in resolution paths and graph nodes, e.g. `Engine`; a module reads as what it
+    /// makes and the configuration it is made through, e.g. `Cart via CartModuleConfig`.
     var short: String {
-        TypeName.short(type) + TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
+        let suffix = TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
+        guard kind == .module, let made else { return TypeName.short(type) + suffix }
+        return "\(TypeName.short(made)) via \(TypeName.short(type))\(suffix)"
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {

@@ -142,7 +142,9 @@ extension RouteRegistry {
                 .destinationTypeMismatch, key: "\"\(path)\"",
                 reason:
                     "The destination for the path \"\(RouteError.displayable(path))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
-                hint: "The pattern \"\(route.pattern.text)\" routes to \(route.target.full); ask for that protocol.")
+                hint:
+                    "The pattern \"\(route.pattern.text)\" routes to \(route.target.full); ask for the type it makes, \(TypeName.of(route.target.destination))."
+            )
         }
         return typed
     }
