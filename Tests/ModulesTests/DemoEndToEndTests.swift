@@ -312,7 +312,7 @@ struct DemoEndToEndTests {
             Left Server-Side Swift; back to Home.
             Already at Home.
             No route is registered for the path "nowhere". Hint: Registered patterns: "books/:id(Int)", "cart", "chat".
-            The path "books/abc" fits the pattern "books/:id(Int)", but the parameter id is "abc", which is not an Int.
+            The path "books/abc" fits the pattern "books/:id(Int)", but the parameter id is "abc", which is not an Int. Hint: Give the parameter id as an Int, as in "books/1".
             There is no book 99 in the catalog.
             open needs a path, e.g. open books/3 or open cart.
             Bye.

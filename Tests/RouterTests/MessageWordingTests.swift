@@ -1,7 +1,7 @@
 import Router
 import Testing
 
-// How messages name module keys and optional edges: each one says what the reader needs
+// How messages name module keys, optional edges and path parameters: each one says what the reader needs
 // to act, in its exact words.
 struct MessageWordingTests {
     func greeterRegistry() throws -> RouteRegistry {
@@ -74,5 +74,45 @@ struct MessageWordingTests {
         let graph = try registry.dependencyGraph()
         #expect(graph.textTree.contains("└─ initializer → RoutableService<Engine> (no router)\n"))
         #expect(graph.dot.contains("[label=\"RoutableService<Engine>\\nno router\", color=red];"))
+    }
+
+    @Test func aMalformedPathParameterShowsAPathThatFits() throws {
+        let error = #expect(throws: RouteError.self) {
+            try greeterRegistry().makeDestination(path: "engines/abc", as: (any Engine).self)
+        }
+        #expect(
+            error?.description
+                == "The path \"engines/abc\" fits the pattern \"engines/:id(Int)\", but the parameter id is \"abc\", which is not an Int. Hint: Give the parameter id as an Int, as in \"engines/1\"."
+        )
+    }
+
+    @Test func aMissingPathParameterShowsAPathThatFits() throws {
+        let error = #expect(throws: RouteError.self) {
+            try greeterRegistry().makeDestination(path: "greet", as: (any Greeter).self)
+        }
+        #expect(
+            error?.description
+                == "The path \"greet\" fits the pattern \"greet/:name\", but the parameter name is missing. Hint: Give the parameter name as text, as in \"greet/name\"."
+        )
+    }
+
+    @Test func aTextParameterReadAsANumberSuggestsTypingItInThePattern() throws {
+        let error = #expect(throws: RouteError.self) {
+            try greeterRegistry().makeDestination(path: "named/abc", as: (any Engine).self)
+        }
+        #expect(
+            error?.description
+                == "The parameter id of the path \"named/abc\" is \"abc\", which is not an Int. Hint: Type the parameter in the pattern, \"named/:id(Int)\", so that only paths with an Int there match it."
+        )
+    }
+
+    @Test func aMalformedQueryParameterSaysWhatToGive() throws {
+        let error = #expect(throws: RouteError.self) {
+            try greeterRegistry().makeDestination(path: "paged?page=two", as: (any Engine).self)
+        }
+        #expect(
+            error?.description
+                == "The parameter page of the path \"paged?page=two\" is \"two\", which is not an Int. Hint: Give page as an Int, e.g. ?page=1."
+        )
     }
 }
