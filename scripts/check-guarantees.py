@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that every test the documentation cites for a guarantee exists and passed.
 
-A citation is the words "pinned by" (any case) followed by one or more backticked names separated by
+A citation is the words "pinned by" (any case, a line break allowed between them) followed by one or more backticked names separated by
 commas, "and" or line breaks, e.g.
 
     ... is forgotten with it (pinned by `aSingletonBuiltUnderAnOverrideDoesNotKeepTheFakeAfterwards` and
@@ -9,7 +9,7 @@ commas, "and" or line breaks, e.g.
 
 A name is a test function (a `func` marked `@Test`) or a suite (a type declared in a test file) under
 Tests/. The list of citations ends at the first word that is not a name or a separator, so a qualifier
-("also in release") goes after the names. Documents read: README.md and Sources/Router/Router.docc/*.md.
+("also in release") goes after the names, and a "pinned by" followed by no name is an error. Documents read: README.md and Sources/Router/Router.docc/*.md.
 Every item of the Guarantees article's list must cite at least one test.
 
 Usage: check-guarantees.py [--root DIR] LOG, where LOG is the output of `swift test` (CI's .build-test.log).
@@ -22,21 +22,27 @@ import pathlib
 import re
 import sys
 
-CITATION = re.compile(r"pinned by((?:\s*(?:,|\band\b)?\s*`[A-Za-z_]\w*`)+)", re.IGNORECASE)
+CITATION = re.compile(r"pinned\s+by((?:\s*(?:,|\band\b)?\s*`[A-Za-z_]\w*`)+)", re.IGNORECASE)
+PHRASE = re.compile(r"pinned\s+by\b", re.IGNORECASE)
 NAME = re.compile(r"`([A-Za-z_]\w*)`")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def citations(root):
-    """(document, line, name) for every cited name, in document order."""
+def citations(root, problems):
+    """(document, line, name) for every cited name, in document order; a "pinned by" that names no test in
+    backticks is a problem."""
     documents = [root / "README.md"] + sorted((root / "Sources/Router/Router.docc").glob("*.md"))
     found = []
     for document in documents:
         if not document.exists():
             continue
         text = document.read_text()
-        for match in CITATION.finditer(text):
-            line = text.count("\n", 0, match.start()) + 1
+        for phrase in PHRASE.finditer(text):
+            line = text.count("\n", 0, phrase.start()) + 1
+            match = CITATION.match(text, phrase.start())
+            if not match:
+                problems.append(f"{document.relative_to(root)}:{line}: \"pinned by\" names no test in backticks")
+                continue
             for name in NAME.findall(match.group(1)):
                 found.append((document.relative_to(root), line, name))
     return found
@@ -102,8 +108,8 @@ def main():
     parser.add_argument("log", help="the output of swift test")
     arguments = parser.parse_args()
     root = pathlib.Path(arguments.root).resolve()
-    cited = citations(root)
     problems = uncited_guarantees(root)
+    cited = citations(root, problems)
     if not cited:
         problems.append("no document cites a test (pinned by `testName`)")
     functions, suites = declared_tests(root)
