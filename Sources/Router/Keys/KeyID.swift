@@ -52,13 +52,19 @@ struct KeyDescription: Sendable, Hashable {
     let kind: KeyID.Kind
     let type: Any.Type
     let qualifier: KeyID.Qualifier
-    /// The tag type, named only when the description is read.
-    let tag: Any.Type?
+    /// A tagged service key's tag type, or what a module key makes: a module key has no tag, so one slot
+    /// holds either, and a description (kept in every registration and declared dependency) stays the
+    /// size it had before module keys named their destination. Named only when the description is read.
+    private let tagOrMade: Any.Type?
     /// The name of a named key, as written.
     let name: String?
+
+    /// The tag type of a tagged service key.
+    var tag: Any.Type? { kind == .service ? tagOrMade : nil }
+
     /// What a module key makes (its `type` is the configuration protocol); nil for a service key, whose
     /// `type` is what it makes. Not part of the key's identity, which a module's configuration decides.
-    let made: Any.Type?
+    var made: Any.Type? { kind == .module ? tagOrMade : nil }
 
     init(
         kind: KeyID.Kind, type: Any.Type, qualifier: KeyID.Qualifier, tag: Any.Type?, name: String? = nil,
@@ -67,9 +73,8 @@ struct KeyDescription: Sendable, Hashable {
         self.kind = kind
         self.type = type
         self.qualifier = qualifier
-        self.tag = tag
+        self.tagOrMade = kind == .module ? made : tag
         self.name = name
-        self.made = made
     }
 
     /// The type the key's lookups return: the service's protocol, or the protocol a module makes.
