@@ -157,24 +157,24 @@ struct DemoEndToEndTests {
     }
 
     static let graph = """
-        SearchScreenConfig (transient, CatalogModule)
+        SearchResultsScreen via SearchScreenConfig (transient, CatalogModule)
         └─ initializer → Catalog (singleton, CatalogModule)
-        BookScreenConfig (transient, CatalogModule)
+        BookScreen via BookScreenConfig (transient, CatalogModule)
         └─ initializer → Catalog (singleton, CatalogModule) (shown above)
         CartScreen (transient, CartModule)
         ├─ initializer → UserSession (singleton, AccountModule)
-        └─ initializer → CartModuleConfig (custom(user), CartModule)
+        └─ initializer → Cart via CartModuleConfig (custom(user), CartModule)
         CheckoutScreen (transient, CheckoutModule)
         └─ initializer → Checkout (transient, CheckoutModule)
            ├─ initializer → UserSession (singleton, AccountModule) (shown above)
-           ├─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
+           ├─ initializer → Cart via CartModuleConfig (custom(user), CartModule) (shown above)
            ├─ lazy → PaymentProcessing (transient, ShopWiringModule)
            │  └─ initializer → PaymentGateway (singleton, PaymentsModule)
            └─ initializer → OrderHistory (custom(user), CheckoutModule)
         BadgeSummary (transient, NotificationsModule)
         ├─ many → BadgeCounter (transient, CartModule) [1 of 4]
         │  ├─ initializer → UserSession (singleton, AccountModule) (shown above)
-        │  └─ initializer → CartModuleConfig (custom(user), CartModule) (shown above)
+        │  └─ initializer → Cart via CartModuleConfig (custom(user), CartModule) (shown above)
         ├─ many → BadgeCounter (transient, CheckoutModule) [2 of 4]
         │  ├─ initializer → UserSession (singleton, AccountModule) (shown above)
         │  └─ initializer → OrderHistory (custom(user), CheckoutModule) (shown above)
@@ -190,7 +190,7 @@ struct DemoEndToEndTests {
         ├─ initializer → ChatSession (custom(user), ChatModule) (shown above)
         └─ initializer → MessageList (custom(user), ChatModule) (shown above)
         Paths
-        ├─ books/:id(Int) → BookScreenConfig (transient, CatalogModule)
+        ├─ books/:id(Int) → BookScreen via BookScreenConfig (transient, CatalogModule)
         ├─ cart → CartScreen (transient, CartModule)
         └─ chat → ChatScreen (transient, ChatModule)
         """
@@ -312,7 +312,7 @@ struct DemoEndToEndTests {
             Left Server-Side Swift; back to Home.
             Already at Home.
             No route is registered for the path "nowhere". Hint: Registered patterns: "books/:id(Int)", "cart", "chat".
-            The path "books/abc" fits the pattern "books/:id(Int)", but the parameter id is "abc", which is not an Int.
+            The path "books/abc" fits the pattern "books/:id(Int)", but the parameter id is "abc", which is not an Int. Hint: Give the parameter id as an Int, as in "books/1".
             There is no book 99 in the catalog.
             open needs a path, e.g. open books/3 or open cart.
             Bye.

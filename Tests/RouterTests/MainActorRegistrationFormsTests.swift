@@ -54,7 +54,7 @@ private let argumentsOffTheMainActor =
 private let draftOffTheMainActor =
     "RoutableService<ProfileView>[\"draft\"] is made on the main actor, but was looked up outside it. Hint: Look it up with makeDestination(to:) from main-actor code (from elsewhere: await MainActor.run { … }), or register a nonisolated factory."
 private let moduleOffTheMainActor =
-    "RoutableServiceModule<EditorModuleConfig> is made on the main actor, but was looked up outside it. Hint: Look it up with makeDestination(to:) from main-actor code (from elsewhere: await MainActor.run { … }), or register a nonisolated factory."
+    "RoutableServiceModule<EditorModuleConfig, ProfileView> is made on the main actor, but was looked up outside it. Hint: Look it up with makeDestination(to:) from main-actor code (from elsewhere: await MainActor.run { … }), or register a nonisolated factory."
 
 /// What a lookup gave: "made", or the error's text.
 private func text(_ body: () throws -> Any) -> String {

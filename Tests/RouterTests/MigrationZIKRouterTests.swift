@@ -182,7 +182,7 @@ struct MigrationZIKRouterTests {
         #expect(error?.code == .invalidConfiguration)
         #expect(
             error?.description
-                == "The configuration of RoutableServiceModule<NoteEditorModuleConfig> is missing the call constructNoteEditor(title:); no destination was made. Hint: Call constructNoteEditor(title:) in the configuring closure of makeDestination(to:configuring:)."
+                == "The configuration of RoutableServiceModule<NoteEditorModuleConfig, NoteEditor> is missing the call constructNoteEditor(title:); no destination was made. Hint: Call constructNoteEditor(title:) in the configuring closure of makeDestination(to:configuring:)."
         )
         #expect(seenByCaller.withLock { $0?.code } == .invalidConfiguration)
         #expect(seenByRegistry.withLock { $0 } == ["invalidConfiguration"])

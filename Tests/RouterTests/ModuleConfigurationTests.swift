@@ -50,7 +50,7 @@ struct ModuleConfigurationTests {
         #expect(error?.code == .invalidConfiguration)
         #expect(
             error?.description
-                == "The configuration of RoutableServiceModule<GreeterModuleConfig> is missing the call constructGreeter(name:); no destination was made. Hint: Call constructGreeter(name:) in the configuring closure of makeDestination(to:configuring:)."
+                == "The configuration of RoutableServiceModule<GreeterModuleConfig, Greeter> is missing the call constructGreeter(name:); no destination was made. Hint: Call constructGreeter(name:) in the configuring closure of makeDestination(to:configuring:)."
         )
     }
 
@@ -91,7 +91,7 @@ struct ModuleConfigurationTests {
         #expect(error?.code == .validationFailed)
         #expect(
             error?.description
-                == "Sealing found 1 problem:\n- The configuration ForgetfulConfiguration registered for RoutableServiceModule<GreeterModuleConfig> does not conform to GreeterModuleConfig. Hint: Make ForgetfulConfiguration adopt the configuration protocol."
+                == "Sealing found 1 problem:\n- The configuration ForgetfulConfiguration registered for RoutableServiceModule<GreeterModuleConfig, Greeter> does not conform to GreeterModuleConfig. Hint: Make ForgetfulConfiguration adopt the configuration protocol."
         )
     }
 }

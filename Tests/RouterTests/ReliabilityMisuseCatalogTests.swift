@@ -113,19 +113,19 @@ extension RelMisuse {
         RelMisuse(
             name: "missing construct call", code: .invalidConfiguration,
             message:
-                "The configuration of RoutableServiceModule<GreeterModuleConfig> is missing the call constructGreeter(name:); no destination was made. Hint: Call constructGreeter(name:) in the configuring closure of makeDestination(to:configuring:).",
+                "The configuration of RoutableServiceModule<GreeterModuleConfig, Greeter> is missing the call constructGreeter(name:); no destination was made. Hint: Call constructGreeter(name:) in the configuring closure of makeDestination(to:configuring:).",
             setUp: registerGreeter,
             misuse: { _ = try $0.makeDestination(to: .greeter) { _ in } }),
         RelMisuse(
             name: "configuring closure throws", code: .factoryFailed,
             message:
-                "The caller's configuring closure of RoutableServiceModule<GreeterModuleConfig> threw: boom.",
+                "The caller's configuring closure of RoutableServiceModule<GreeterModuleConfig, Greeter> threw: boom.",
             setUp: registerGreeter,
             misuse: { _ = try $0.makeDestination(to: .greeter) { _ in throw Boom() } }),
         RelMisuse(
             name: "module key with the wrong destination", code: .destinationTypeMismatch,
             message:
-                "The module RoutableServiceModule<GreeterModuleConfig> makes Greeter, not Engine.",
+                "The module RoutableServiceModule<GreeterModuleConfig, Engine> makes Greeter, not Engine. Hint: A configuration protocol belongs to one module, and the one registered for GreeterModuleConfig makes Greeter: declare the key making that, or give the module that makes Engine a configuration protocol of its own.",
             setUp: registerGreeter, misuse: { _ = try $0.makeDestination(to: wrongModuleKey) { _ in } }),
         RelMisuse(
             name: "argument count mismatch", code: .argumentMismatch,
@@ -420,7 +420,7 @@ extension RelMisuse {
         RelMisuse(
             name: "configuration class not adopting the protocol", code: .validationFailed,
             message:
-                "Sealing found 1 problem:\n- The configuration ForgetfulConfiguration registered for RoutableServiceModule<GreeterModuleConfig> does not conform to GreeterModuleConfig. Hint: Make ForgetfulConfiguration adopt the configuration protocol.",
+                "Sealing found 1 problem:\n- The configuration ForgetfulConfiguration registered for RoutableServiceModule<GreeterModuleConfig, Greeter> does not conform to GreeterModuleConfig. Hint: Make ForgetfulConfiguration adopt the configuration protocol.",
             seal: false,
             afterwards: .staysOpenWithSameError,
             setUp: { registry in

@@ -54,7 +54,7 @@ struct UnusedConstructCallTests {
         #expect(badge.text == "new (plain)")
         #expect(
             reported.events == [
-                "unusedConstructCall: The configuration of RoutableServiceModule<BadgeModuleConfig> received constructColour(_:), which its router never read. Hint: Read it in the factory with require(_:setBy:), or stop making the call."
+                "unusedConstructCall: The configuration of RoutableServiceModule<BadgeModuleConfig, Badge> received constructColour(_:), which its router never read. Hint: Read it in the factory with require(_:setBy:), or stop making the call."
             ])
     }
 

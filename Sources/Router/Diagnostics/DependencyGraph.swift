@@ -40,6 +40,9 @@ public struct DependencyGraph: Sendable {
         public let key: String
         /// How the dependency reaches the destination; adapters are `initializer` edges.
         public let kind: RouteDependency.Kind
+        /// Whether the destination does without it (``RouteDependency/optional``), so that an edge with no
+        /// router is shown as optional rather than as a missing registration.
+        let isOptional: Bool
     }
 
     /// One path pattern and the registration it routes to.
@@ -91,7 +94,7 @@ public struct DependencyGraph: Sendable {
                 edges.append(
                     Edge(
                         from: position, to: targets.compactMap { index[ObjectIdentifier($0)] },
-                        key: dependency.key.full, kind: dependency.kind))
+                        key: dependency.key.full, kind: dependency.kind, isOptional: dependency.isOptional))
             }
         }
         self.edges = edges
@@ -103,7 +106,8 @@ public struct DependencyGraph: Sendable {
     }
 
     /// The graph in Graphviz DOT: `dot -Tsvg` draws it. Property edges are dashed, lazy edges dotted,
-    /// and a dependency with no router points at a red node. Each path pattern is an ellipse with a
+    /// and a dependency with no router points at a red node (a gray one marked `optional` when the
+    /// destination does without it). Each path pattern is an ellipse with a
     /// `path` edge to the registration it routes to. When several modules registered, each module's
     /// registrations and paths are boxed together and labelled with the module's name.
     public var dot: String {
@@ -122,7 +126,8 @@ public struct DependencyGraph: Sendable {
             case .many: style = ", style=bold"
             }
             if edge.to.isEmpty {
-                lines.append("  missing\(missing) [label=\"\(escaped(edge.key))\\nno router\", color=red];")
+                let (note, color) = edge.isOptional ? ("optional, no router", "gray") : ("no router", "red")
+                lines.append("  missing\(missing) [label=\"\(escaped(edge.key))\\n\(note)\", color=\(color)];")
                 lines.append("  n\(edge.from) -> missing\(missing) [label=\"\(edge.kind.rawValue)\"\(style)];")
                 missing += 1
             }
@@ -233,7 +238,8 @@ public struct DependencyGraph: Sendable {
                 let edge = edges[line.edge]
                 let kind = edge.kind.rawValue
                 guard let target = line.target else {
-                    text += branch + "\(kind) → \(edge.key) (no router)\n"
+                    let note = edge.isOptional ? "optional, no router" : "no router"
+                    text += branch + "\(kind) → \(edge.key) (\(note))\n"
                     continue
                 }
                 if onPath[target] {

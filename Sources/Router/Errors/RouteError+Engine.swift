@@ -106,7 +106,10 @@ extension RouteError {
     ) -> RouteError {
         RouteError(
             .destinationTypeMismatch, key: key.full, path: path,
-            reason: "The module \(key.full) makes \(found.destinationType), not \(TypeName.of(asked)).")
+            reason: "The module \(key.full) makes \(found.destinationType), not \(TypeName.of(asked)).",
+            hint:
+                "A configuration protocol belongs to one module, and the one registered for \(TypeName.short(key.type)) makes \(found.destinationType): declare the key making that, or give the module that makes \(TypeName.of(asked)) a configuration protocol of its own."
+        )
     }
 
     /// A module lookup of a registration that takes no configuration.
@@ -208,25 +211,103 @@ extension SealedTable {
                     "\(key.full) has \(candidates.count) registrations (\(names)) and \(defaults == 0 ? "none is" : "\(defaults) are") marked as the default.",
                 hint: RouteError.severalRegistrationsHint)
         }
-        let related = relatedKeys(of: id).map { $0.full }
-        let hint =
-            related.isEmpty
-            ? "Register it in a RouteModule, e.g. registry.register(\(key.full.hasPrefix("RoutableServiceModule") ? "key, configuration:" : "key")) { … }."
-            : "Registered for the same protocol: \(related.joined(separator: ", "))."
+        let related = relatedKeys(of: id, near: key)
+        let hint: String
+        if related.closest.isEmpty {
+            hint =
+                "Register it in a RouteModule, e.g. registry.register(\(key.kind == .module ? "key, configuration:" : "key")) { … }."
+        } else {
+            let more = related.count - related.closest.count
+            let names = related.closest.map(\.full).joined(separator: ", ")
+            hint =
+                "Registered for the same protocol: \(names)\(more > 0 ? ", and \(RouteError.grouped(more)) more" : "")."
+        }
         return RouteError(
             .unregisteredKey, key: key.full, path: path, reason: "No router is registered for \(key.full).", hint: hint)
     }
 
-    private func relatedKeys(of id: KeyID) -> [KeyDescription] {
-        var seen: [KeyDescription] = []
+    /// How many keys a missing key's hint names at most; the others are counted.
+    static let relatedKeysShown = 5
+
+    /// The keys of the same protocol and kind as `id` (here and in the parents), counted, and the few of
+    /// them closest to `key`: for a named key, the names sharing the longest beginning and end with the
+    /// name asked for (a typo's neighbours), otherwise the first registered. One pass over the keys that
+    /// allocates nothing per key (a set remembers keys only when a parent may repeat them), and a key's
+    /// description is built only when shown, so that a miss among many keys costs one pass over them.
+    private func relatedKeys(of id: KeyID, near key: KeyDescription) -> (closest: [KeyDescription], count: Int) {
+        let asked = key.name.map { AskedName($0) }
+        var seen: Set<KeyID> = []
+        var closest: [(key: KeyDescription, score: Int)] = []
+        var count = 0
         var table: SealedTable? = self
         while let current = table {
+            // A table's keys are distinct; only a key a child and its parent both register is met twice.
+            let remember = current.parent != nil
+            let repeatable = current !== self
             for (index, other) in current.keys.enumerated()
             where other.type == id.type && other.kind == id.kind && other != id {
-                if let key = current.members(ofBucket: index).first?.key, !seen.contains(key) { seen.append(key) }
+                if repeatable && seen.contains(other) { continue }
+                if remember { seen.insert(other) }
+                guard let found = current.members(ofBucket: index).first?.key else { continue }
+                count += 1
+                let score = asked.map { Self.nameCloseness($0, found.name) } ?? 0
+                // Keep the best few, best first; a later key with the same score ranks after.
+                guard closest.count < Self.relatedKeysShown || score > (closest.last?.score ?? .min) else { continue }
+                let place = closest.firstIndex { $0.score < score } ?? closest.count
+                closest.insert((found, score), at: place)
+                if closest.count > Self.relatedKeysShown { closest.removeLast() }
             }
             table = current.parent
         }
-        return seen
+        return (closest.map(\.key), count)
+    }
+
+    /// The name a missing key asked for, as far as ``nameCloseness(_:_:)`` reads it.
+    private struct AskedName {
+        /// How many bytes of each name's beginning and end are compared, so that a long name costs no
+        /// more than a short one.
+        static let comparedBytes = 64
+        let head: [UInt8]
+        let tail: [UInt8]
+        let count: Int
+
+        init(_ name: String) {
+            head = Array(name.utf8.prefix(Self.comparedBytes))
+            tail = Array(name.utf8.suffix(Self.comparedBytes))
+            count = name.utf8.count
+        }
+    }
+
+    /// How close a registered name is to the name asked for: the bytes of their common beginning and
+    /// common end (one typo leaves all but one byte in these), less a little for a different length.
+    private static func nameCloseness(_ asked: AskedName, _ name: String?) -> Int {
+        guard let name else { return Int.min / 2 }
+        let other = name.utf8
+        var prefix = 0
+        for (mine, theirs) in zip(asked.head, other) {
+            guard mine == theirs else { break }
+            prefix += 1
+        }
+        let otherCount = other.count
+        let room = min(asked.count, otherCount) - prefix
+        var suffix = 0
+        for (mine, theirs) in zip(asked.tail.reversed(), other.reversed()) {
+            guard suffix < room, mine == theirs else { break }
+            suffix += 1
+        }
+        return (prefix + suffix) * 4 - min(abs(asked.count - otherCount), 1_000)
+    }
+}
+
+extension RouteError {
+    /// A count as a message writes it, with thousands separated: `99,980`.
+    static func grouped(_ count: Int) -> String {
+        let digits = String(count.magnitude)
+        var text = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0 && (digits.count - offset) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return count < 0 ? "-" + text : text
     }
 }

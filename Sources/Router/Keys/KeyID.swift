@@ -52,31 +52,52 @@ struct KeyDescription: Sendable, Hashable {
     let kind: KeyID.Kind
     let type: Any.Type
     let qualifier: KeyID.Qualifier
-    /// The tag type, named only when the description is read.
-    let tag: Any.Type?
+    /// A tagged service key's tag type, or what a module key makes: a module key has no tag, so one slot
+    /// holds either, and a description (kept in every registration and declared dependency) stays the
+    /// size it had before module keys named their destination. Named only when the description is read.
+    private let tagOrMade: Any.Type?
     /// The name of a named key, as written.
     let name: String?
 
-    init(kind: KeyID.Kind, type: Any.Type, qualifier: KeyID.Qualifier, tag: Any.Type?, name: String? = nil) {
+    /// The tag type of a tagged service key.
+    var tag: Any.Type? { kind == .service ? tagOrMade : nil }
+
+    /// What a module key makes (its `type` is the configuration protocol); nil for a service key, whose
+    /// `type` is what it makes. Not part of the key's identity, which a module's configuration decides.
+    var made: Any.Type? { kind == .module ? tagOrMade : nil }
+
+    init(
+        kind: KeyID.Kind, type: Any.Type, qualifier: KeyID.Qualifier, tag: Any.Type?, name: String? = nil,
+        made: Any.Type? = nil
+    ) {
         self.kind = kind
         self.type = type
         self.qualifier = qualifier
-        self.tag = tag
+        self.tagOrMade = kind == .module ? made : tag
         self.name = name
     }
 
-    /// The full key as a user would write it, e.g. `RoutableService<Engine>[tag: Diesel]`.
+    /// The type the key's lookups return: the service's protocol, or the protocol a module makes.
+    var destination: Any.Type { made ?? type }
+
+    /// The full key as a user would write it, e.g. `RoutableService<Engine>[tag: Diesel]` or
+    /// `RoutableServiceModule<CartModuleConfig, Cart>`.
     var full: String {
         let suffix = TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
         switch kind {
         case .service: return "RoutableService<\(TypeName.of(type))>\(suffix)"
-        case .module: return "RoutableServiceModule<\(TypeName.of(type))>\(suffix)"
+        case .module:
+            let made = self.made.map { ", \(TypeName.of($0))" } ?? ""
+            return "RoutableServiceModule<\(TypeName.of(type))\(made)>\(suffix)"
         }
     }
 
-    /// The short name used in resolution paths, e.g. `Engine`.
+    /// The short name used in resolution paths and graph nodes, e.g. `Engine`; a module reads as what it
+    /// makes and the configuration it is made through, e.g. `Cart via CartModuleConfig`.
     var short: String {
-        TypeName.short(type) + TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
+        let suffix = TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
+        guard kind == .module, let made else { return TypeName.short(type) + suffix }
+        return "\(TypeName.short(made)) via \(TypeName.short(type))\(suffix)"
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {

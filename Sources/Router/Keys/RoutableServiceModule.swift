@@ -41,11 +41,11 @@ public struct RoutableServiceModule<Configuration, Destination>: Sendable, Hasha
         self.id = KeyID(type: ObjectIdentifier(Configuration.self), kind: .module)
     }
 
-    /// The key as it reads in messages, for example `RoutableServiceModule<any CartModuleConfig>`.
+    /// The key as it reads in messages, for example `RoutableServiceModule<CartModuleConfig, Cart>`.
     public var description: String { keyDescription.full }
 
     var keyDescription: KeyDescription {
-        KeyDescription(kind: .module, type: Configuration.self, qualifier: .none, tag: nil)
+        KeyDescription(kind: .module, type: Configuration.self, qualifier: .none, tag: nil, made: Destination.self)
     }
 
     /// Keys are equal when they reach the same registrations.

@@ -36,8 +36,8 @@ struct PathPattern: Sendable, Hashable {
 
     enum Match {
         case matched(values: [String: String], literals: Int)
-        /// The literal segments fit, but a parameter is missing or malformed.
-        case invalid(reason: String)
+        /// The literal segments fit, but a parameter is missing or malformed; `hint` shows a path that fits.
+        case invalid(reason: String, hint: String)
         case noMatch
     }
 
@@ -130,6 +130,35 @@ struct PathPattern: Sendable, Hashable {
         self.problems = problems
     }
 
+    /// A path that fits the pattern, its parameters filled with sample values (`1`, `1.5`, `true`, or a
+    /// text parameter's own name), e.g. `books/1` for `books/:id(Int)`.
+    var examplePath: String {
+        segments.map { segment in
+            switch segment {
+            case .literal(let literal): return literal
+            case .parameter(let name, .string): return name
+            case .parameter(_, let type): return type.sample
+            }
+        }.joined(separator: "/")
+    }
+
+    /// The advice for a path whose parameter `name` is missing or malformed: its type and a path that fits.
+    func example(for name: String) -> String {
+        let type = segments.lazy.compactMap { segment -> ParameterType? in
+            guard case .parameter(name, let type) = segment else { return nil }
+            return type
+        }.first
+        let asType = type.map { $0 == .string ? "as text" : "as \($0.aOrAn)" } ?? ""
+        return "Give the parameter \(name) \(asType), as in \"\(RouteError.displayable(examplePath))\"."
+    }
+
+    /// The same pattern with the text parameter `name` typed, e.g. `named/:id(Int)` for `named/:id`.
+    func typing(_ name: String, as type: ParameterType) -> String {
+        text.split(separator: "/", omittingEmptySubsequences: false).map { part in
+            part == ":\(name)" ? ":\(name)(\(type.rawValue))" : String(part)
+        }.joined(separator: "/")
+    }
+
     /// Whether a parameter's name is letters, digits and `_` (so `books/::id` names no parameter `:id`).
     static func isName(_ name: Substring) -> Bool {
         name.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
@@ -145,7 +174,7 @@ struct PathPattern: Sendable, Hashable {
         for (index, segment) in segments.enumerated() {
             guard index < parts.count else {
                 guard case .parameter(let name, _) = segment else { return .noMatch }
-                return .invalid(reason: "the parameter \(name) is missing")
+                return .invalid(reason: "the parameter \(name) is missing", hint: example(for: name))
             }
             if case .literal(let literal) = segment {
                 guard parts[index] == literal else { return .noMatch }
@@ -158,7 +187,8 @@ struct PathPattern: Sendable, Hashable {
             if let rejection = type.rejection(of: parts[index]) {
                 return .invalid(
                     reason:
-                        "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", \(rejection)")
+                        "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", \(rejection)",
+                    hint: example(for: name))
             }
             values[name] = String(parts[index])
         }
@@ -167,6 +197,16 @@ struct PathPattern: Sendable, Hashable {
 }
 
 extension PathPattern.ParameterType {
+    /// A value of the type, for examples in hints.
+    var sample: String {
+        switch self {
+        case .string: return "text"
+        case .int: return "1"
+        case .double: return "1.5"
+        case .bool: return "true"
+        }
+    }
+
     var aOrAn: String {
         switch self {
         case .string: return "a String"
@@ -208,7 +248,8 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     public func int(_ name: String) throws -> Int {
         let text = try string(name)
         guard let value = Int(text) else {
-            throw malformed(name, text, PathPattern.ParameterType.intRejection(of: text[...]) ?? "which is not an Int")
+            throw malformed(
+                name, text, PathPattern.ParameterType.intRejection(of: text[...]) ?? "which is not an Int", .int)
         }
         return value
     }
@@ -219,7 +260,7 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidPath`` when it is absent or not a number.
     public func double(_ name: String) throws -> Double {
         let text = try string(name)
-        guard let value = Double(text) else { throw malformed(name, text, "which is not a Double") }
+        guard let value = Double(text) else { throw malformed(name, text, "which is not a Double", .double) }
         return value
     }
 
@@ -229,7 +270,7 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidPath`` when it is absent or not a Boolean.
     public func bool(_ name: String) throws -> Bool {
         let text = try string(name)
-        guard text == "true" || text == "false" else { throw malformed(name, text, "which is not a Bool") }
+        guard text == "true" || text == "false" else { throw malformed(name, text, "which is not a Bool", .bool) }
         return text == "true"
     }
 
@@ -249,11 +290,21 @@ public struct PathParameters: Sendable, CustomStringConvertible {
             hint: "Add it to the path, or as a query parameter: ?\(name)=…")
     }
 
-    private func malformed(_ name: String, _ text: String, _ rejection: String) -> RouteError {
-        RouteError(
+    private func malformed(
+        _ name: String, _ text: String, _ rejection: String, _ type: PathPattern.ParameterType
+    ) -> RouteError {
+        let parsed = PathPattern(pattern)
+        let named = parsed.segments.contains { $0 == .parameter(name: name, type: .string) }
+        // A text parameter of the pattern: typing it there lets only fitting paths match. A query
+        // parameter (or one typed otherwise) is the caller's to give right.
+        let hint =
+            named
+            ? "Type the parameter in the pattern, \"\(RouteError.displayable(parsed.typing(name, as: type)))\", so that only paths with \(type.aOrAn) there match it."
+            : "Give \(name) as \(type.aOrAn), e.g. ?\(name)=\(type.sample)."
+        return RouteError(
             .invalidPath, key: "\"\(pattern)\"",
             reason:
-                "The parameter \(name) of the path \"\(RouteError.displayable(path))\" is \"\(RouteError.displayable(text))\", \(rejection)."
-        )
+                "The parameter \(name) of the path \"\(RouteError.displayable(path))\" is \"\(RouteError.displayable(text))\", \(rejection).",
+            hint: hint)
     }
 }

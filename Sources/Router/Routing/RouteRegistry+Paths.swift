@@ -142,7 +142,9 @@ extension RouteRegistry {
                 .destinationTypeMismatch, key: "\"\(path)\"",
                 reason:
                     "The destination for the path \"\(RouteError.displayable(path))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
-                hint: "The pattern \"\(route.pattern.text)\" routes to \(route.target.full); ask for that protocol.")
+                hint:
+                    "The pattern \"\(route.pattern.text)\" routes to \(route.target.full); ask for the type it makes, \(TypeName.of(route.target.destination))."
+            )
         }
         return typed
     }
@@ -159,13 +161,13 @@ extension RouteRegistry {
             }
         }
         var best: (route: PathRoute, values: [String: String], literals: Int)?
-        var invalid: (route: PathRoute, reason: String)?
+        var invalid: (route: PathRoute, reason: String, hint: String)?
         for route in table.allPaths {
             switch route.pattern.match(parts) {
             case .matched(let values, let literals):
                 if best == nil || literals > (best?.literals ?? 0) { best = (route, values, literals) }
-            case .invalid(let reason):
-                if invalid == nil { invalid = (route, reason) }
+            case .invalid(let reason, let hint):
+                if invalid == nil { invalid = (route, reason, hint) }
             case .noMatch:
                 continue
             }
@@ -180,8 +182,8 @@ extension RouteRegistry {
             throw RouteError(
                 .invalidPath, key: "\"\(invalid.route.pattern.text)\"",
                 reason:
-                    "The path \"\(RouteError.displayable(path))\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason)."
-            )
+                    "The path \"\(RouteError.displayable(path))\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason).",
+                hint: invalid.hint)
         }
         let known = table.allPaths.map { "\"\($0.pattern.text)\"" }
         throw RouteError(

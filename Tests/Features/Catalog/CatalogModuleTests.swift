@@ -55,7 +55,7 @@ struct CatalogModuleTests {
         #expect(malformed?.code == .invalidPath)
         #expect(
             malformed?.description
-                == "The path \"books/abc\" fits the pattern \"books/:id(Int)\", but the parameter id is \"abc\", which is not an Int."
+                == "The path \"books/abc\" fits the pattern \"books/:id(Int)\", but the parameter id is \"abc\", which is not an Int. Hint: Give the parameter id as an Int, as in \"books/1\"."
         )
     }
 }
