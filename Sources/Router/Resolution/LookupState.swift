@@ -381,10 +381,10 @@ extension LookupState {
 
 extension LookupState {
     /// Sets the context up for a lookup of `tableRef` starting on an idle thread (see
-    /// ``LookupContext/start(_:onMainActor:)``).
+    /// ``LookupContext/start(_:onMainActor:tracing:)``).
     @inlinable @inline(__always)
-    func start(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) {
-        unsafe context.start(tableRef, onMainActor: onMainActor)
+    func start(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool, tracing: Bool) {
+        unsafe context.start(tableRef, onMainActor: onMainActor, tracing: tracing)
     }
 
     /// Nests the lookup in `outer` (a lookup of another table running on this thread, or in this task),
@@ -572,11 +572,13 @@ struct LookupContext {
     }
 
     /// Sets the context up for a lookup of `tableRef` starting on an idle thread (nothing running, no
-    /// handler being called), from main-actor code when `onMainActor` is.
+    /// handler being called), from main-actor code when `onMainActor` is, traced when `tracing` is (the
+    /// caller knows: the plain transient's fast case runs only untraced, so it reads no flag).
     @inlinable @inline(__always)
-    mutating func start(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) {
+    mutating func start(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool, tracing: Bool) {
         unsafe self.tableRef = tableRef
-        unsafe (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+        unsafe maxDepth = tableRef.with { $0.maxDepth }
+        self.tracing = tracing
         self.onMainActor = onMainActor
     }
 }

@@ -390,7 +390,8 @@ extension Resolver {
                 try run(state, in: context, reporting: registry, first)
             }
             // Borrowed: the context keeps its primary state (+1) as long as it lives.
-            return unsafe try context.start(primary, tableRef, onMainActor: onMainActor).with(begin)
+            // Untraced: a trace handler sends every lookup to the door (`tableRef()` is nil then).
+            return unsafe try context.start(primary, tableRef, onMainActor: onMainActor, tracing: false).with(begin)
         }
         let slot = unsafe tableRef.with { $0.contextSlot }
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.

@@ -197,7 +197,7 @@ extension ThreadContext {
     func begin(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) -> Borrowed<LookupState> {
         // The common case, inline: no lookup runs on this thread, and its primary state is free.
         if let primary = unsafe idlePrimary {
-            return unsafe start(primary, tableRef, onMainActor: onMainActor)
+            return unsafe start(primary, tableRef, onMainActor: onMainActor, tracing: tableRef.with { $0.isTracing })
         }
         return unsafe beginSlow(tableRef, onMainActor: onMainActor)
     }
@@ -205,11 +205,11 @@ extension ThreadContext {
     /// Starts a lookup of `tableRef` in `primary`, the state ``idlePrimary`` returned: the one way a lookup
     /// starts on an idle thread (``begin(_:onMainActor:)`` and the plain transient's fast case both take it).
     @inlinable @inline(__always)
-    func start(_ primary: Borrowed<LookupState>, _ tableRef: Borrowed<SealedTable>, onMainActor: Bool)
+    func start(_ primary: Borrowed<LookupState>, _ tableRef: Borrowed<SealedTable>, onMainActor: Bool, tracing: Bool)
         -> Borrowed<LookupState>
     {
         unsafe primaryBusy = true
-        unsafe primary.with { state in unsafe state.start(tableRef, onMainActor: onMainActor) }
+        unsafe primary.with { state in unsafe state.start(tableRef, onMainActor: onMainActor, tracing: tracing) }
         unsafe running = primary
         return unsafe primary
     }
@@ -244,7 +244,7 @@ extension ThreadContext {
         return unsafe made
     }
 
-    /// Ends the lookup `state` started by ``begin(_:)``, keeping the thread's primary state for the next one.
+    /// Ends the lookup `state` started by ``begin(_:onMainActor:)``, keeping the thread's primary state for the next one.
     @inlinable @inline(__always)
     func end(_ state: LookupState) {
         if unsafe state.context.outer == nil && state.isClean && primary?.opaque == running?.opaque {
