@@ -65,8 +65,8 @@ MUTATIONS = [
     (
         "lost-wake-on-provisional",
         "a provisional instance ends group-mates' waits without a wake-up",
-        "            txns[other]?.waitingFor = nil\n            needsWake = true\n",
-        "            txns[other]?.waitingFor = nil\n",
+        "record.group == group {\n            txns[other]?.waitingFor = nil\n            needsWake = true\n",
+        "record.group == group {\n            txns[other]?.waitingFor = nil\n",
     ),
     (
         "lost-wake-on-merge",
