@@ -270,16 +270,6 @@ extension LookupState {
         return try body()
     }
 
-    /// ``withOnMainActor(_:_:)`` for a joined async lookup's call, which may suspend.
-    nonisolated(nonsending) func withOnMainActor<Result>(
-        _ onMainActor: Bool, _ body: nonisolated(nonsending) () async throws -> Result
-    ) async rethrows -> Result {
-        let was = unsafe context.onMainActor
-        if onMainActor { unsafe context.onMainActor = true }
-        defer { unsafe context.onMainActor = was }
-        return try await body()
-    }
-
     // The three scopes a nested level enters are opened and closed by a pair of calls (the opening one
     // returns what the closing one restores) rather than by a closure: in a debug build each closure is
     // a frame of its own per level, and a 64 KiB thread must fit a few levels.
