@@ -96,8 +96,8 @@ MUTATIONS = [
     (
         "early-publish-before-drain",
         "finish publishes at once an instance that waits for the lookup's drain",
-        "if queuedAfter != nil || group.members.count > 1 {",
-        "if group.members.count > 1 {",
+        "if queuedAfter != nil || handTo != nil || group.members.count > 1 {",
+        "if handTo != nil || group.members.count > 1 {",
     ),
     (
         "early-publish-held-in-group",
@@ -109,15 +109,29 @@ MUTATIONS = [
     (
         "rollback-publishes-unprepared",
         "a failed lookup publishes held instances whose preparations never ran",
-        "if item.queuedAfter <= completed[item.drain, default: 0] {",
-        "if item.queuedAfter >= 0 {",
+        "if item.queuedAfter <= completed[item.drain, default: 0] && item.handTo == nil {",
+        "if item.queuedAfter >= 0 && item.handTo == nil {",
     ),
     (
         "nested-failure-publishes-unprepared",
         "a failed nested lookup publishes held instances whose preparations never ran (settleHeld)",
-        "if item.queuedAfter <= completed {",
-        "if item.queuedAfter >= 0 {",
+        "if item.queuedAfter <= completed && item.handTo == nil {",
+        "if item.queuedAfter >= 0 && item.handTo == nil {",
     ),
+    # A nested lookup that publishes what it built around an outer lookup's unpublished instance.
+    (
+        "nested-publishes-handed",
+        "a nested lookup's end publishes what waits for the outermost lookup's end instead of handing it on",
+        "if item.drain == drain, let outer = item.handTo {",
+        "if item.drain == drain, let outer = item.handTo, item.queuedAfter < 0 {",
+    ),
+    (
+        "finish-drops-hand-over",
+        "finish forgets that an instance waits for the outermost lookup's end",
+        "drain: drain, handTo: handTo))",
+        "drain: drain, handTo: nil))",
+    ),
+
     (
         "failed-group-publishes-held",
         "a failing member publishes what its group held instead of forgetting it",
@@ -148,7 +162,10 @@ MUTATIONS = [
     # group ends (every build the binding starts ends in `finish` or `abandon`), or dropping the release
     # of what a lone lookup's rollback held (its group's end releases what it owns); publishing at a
     # failed group's end (a failure forgets what the group held, and nothing is held after it); a claim
-    # that ignores its group's failure (the lookup then fails at its commit instead).
+    # that ignores its group's failure (the lookup then fails at its commit instead); a failed nested
+    # lookup that publishes what waited for the outermost lookup's end (`settleHeld`'s `handTo` check: in
+    # the explorer's scenarios such an instance always waits for a preparation the failed drain did not
+    # complete, so it is forgotten either way).
     (
         "abandon-keeps-cell",
         "abandoning a build (its factory or preparation failed) keeps the cell owned",

@@ -307,9 +307,15 @@ struct ModelLookup {
     let scheduler: ModelScheduler
     var run: ModelRun { scheduler.run }
     var txn: Int { index }
-    /// The builds in progress, outermost first: registration, instance once its factory returned, and
-    /// whether what it reached is unfinished (then it is held until the lookup ends).
-    var frames: [(registration: Int, instance: Int?, reachedUnfinished: Bool)] = []
+    /// The builds in progress, outermost first: registration, instance once its factory returned, whether
+    /// what it reached is unfinished (then it is held until the lookup ends), and, in a nested lookup,
+    /// whether it reached an instance of the transaction that is not published (then it is held until the
+    /// outermost lookup ends).
+    var frames: [(registration: Int, instance: Int?, reachedUnfinished: Bool, reachedOuter: Bool)] = []
+    /// In a nested lookup: whether it reached an unpublished instance of the transaction outside any build
+    /// (its root was one), or a build of its passed that on when it ended (the engine's
+    /// `PreparationQueue.reachedOuterInstance` at the nested lookup's end).
+    var reachedOuterAtTop = false
     /// Preparations deferred to the end of the lookup: (instance, registration it needs).
     var deferred: [(instance: Int, needs: Int)] = []
     /// How many of `deferred` have run (what a failed lookup reports as `completed`).
@@ -375,18 +381,26 @@ struct ModelLookup {
     /// it publishes what it held when it ends, and settles it (publishes what is prepared, forgets the
     /// rest) when it fails, before the failure goes on.
     mutating func resolveNested(_ registration: Int) throws -> Int {
-        let outer = (frames: frames, deferred: deferred, completed: completed, drain: drain)
+        let outer = (
+            frames: frames, deferred: deferred, completed: completed, drain: drain, reachedOuterAtTop: reachedOuterAtTop
+        )
         nestedLookups += 1
         frames = []
         deferred = []
         completed = 0
         drain = index + 100 * nestedLookups
-        defer { (frames, deferred, completed, drain) = outer }
+        reachedOuterAtTop = false
+        defer { (frames, deferred, completed, drain, reachedOuterAtTop) = outer }
         do {
             let made = try resolve(registration, forPreparation: false)
             try runDeferred()
             event("publishHeld, nested lookup \(drain)") { run in
                 for publication in run.machine.publishHeld(txn, by: drain) { run.publish(publication) }
+            }
+            if reachedOuterAtTop {
+                // What it returns may hold an unpublished instance: the outer build that gets it is held too.
+                (frames, deferred, completed, drain, reachedOuterAtTop) = outer
+                noteReachedGroupInstance()
             }
             return made
         } catch {
@@ -396,6 +410,18 @@ struct ModelLookup {
                 for publication in settled.discard { run.discard(publication) }
             }
             throw error
+        }
+    }
+
+    /// A claim returned an unpublished instance of the transaction (`LookupState.noteReachedGroupInstance`):
+    /// the running build reached something unfinished, and in a nested lookup something of the outer ones.
+    mutating func noteReachedGroupInstance() {
+        let nested = drain != index
+        if let last = frames.indices.last {
+            frames[last].reachedUnfinished = true
+            if nested { frames[last].reachedOuter = true }
+        } else if nested {
+            reachedOuterAtTop = true
         }
     }
 
@@ -454,9 +480,8 @@ struct ModelLookup {
                     run.violations.append("L\(index): provisional \(run.name(registration)) without an instance")
                     throw ModelFailure.group
                 }
-                // A group-mate's instance may still be unprepared, but, as in the engine, what reached it
-                // is not marked unfinished: the machine holds everything a merged group builds until the
-                // group commits.
+                // Not published: it may still be unprepared, so what is built around it is held too.
+                noteReachedGroupInstance()
                 return instance
             case .cycle:
                 throw ModelFailure.cycle
@@ -476,7 +501,7 @@ struct ModelLookup {
 
     mutating func build(_ registration: Int) throws -> Int {
         let model = run.scenario.registrations[registration]
-        frames.append((registration, nil, false))
+        frames.append((registration, nil, false, false))
         let position = frames.count - 1
         do {
             var fields: [Int] = []
@@ -518,6 +543,7 @@ struct ModelLookup {
                         // Held: after the deferred preparations so far and the one running now (a lookup
                         // that fails before its end publishes none of what it held).
                         txn, registration, drain: drain, queuedAfter: hold ? deferred.count + 1 : nil,
+                        handTo: frames[position].reachedOuter && drain != index ? index : nil,
                         payload: ModelPublication(registration: registration, instance: instance))
                     {
                     case .publish(let publication): run.publish(publication)
@@ -527,9 +553,13 @@ struct ModelLookup {
                 }
             }
             let reached = hold
+            let reachedOuter = frames[position].reachedOuter
             frames.removeLast()
             // What reached an unfinished object makes its builders unfinished too.
             if reached, let last = frames.indices.last { frames[last].reachedUnfinished = true }
+            if reachedOuter {
+                if let last = frames.indices.last { frames[last].reachedOuter = true } else { reachedOuterAtTop = true }
+            }
             return instance
         } catch {
             let instance = frames.removeLast().instance
@@ -726,6 +756,29 @@ struct CreationMachineExplorerTests {
                 ModelRegistration(name: "c", shared: false, initializer: [1]),
             ],
             lookups: [0, 2, 2], preemptionBound: 2, asyncLookups: [0], blockingLookups: [1]),
+        ModelScenario(
+            name: "a's preparation needs o, whose factory makes d(a) in a nested lookup; from a and from d",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1]),
+                ModelRegistration(name: "o", shared: false, initializer: [2], nested: true),
+                ModelRegistration(name: "d", initializer: [0]),
+            ],
+            // From the second side (d first, then a, whose preparation reaches d through the nested lookup
+            // before d's factory returns) it is an initializer cycle: a nested lookup of another registry
+            // cannot defer a preparation to the outer lookup's drain.
+            lookups: [0, 2], failureExpected: true),
+        ModelScenario(
+            name: "a's preparation needs o, whose factory makes e in a nested lookup; e(d), d(a); from a and from e",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1]),
+                ModelRegistration(name: "o", shared: false, initializer: [2], nested: true),
+                ModelRegistration(name: "e", initializer: [3]),
+                ModelRegistration(name: "d", initializer: [0]),
+            ],
+            // From the second side (d first, then a, whose preparation reaches d through the nested lookup
+            // before d's factory returns) it is an initializer cycle: a nested lookup of another registry
+            // cannot defer a preparation to the outer lookup's drain.
+            lookups: [0, 2], failureExpected: true),
     ]
 
     /// Failures where something is held, provisional or waited for: what they leave must be forgotten,
@@ -748,6 +801,27 @@ struct CreationMachineExplorerTests {
                 ModelRegistration(name: "f", failsFirst: true),
             ],
             lookups: [0, 2], failureExpected: true),
+        ModelScenario(
+            name:
+                "a's preparation needs o, which makes d(a) in a nested lookup, then f, which fails once; from a and from d",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1, 3]),
+                ModelRegistration(name: "o", shared: false, initializer: [2], nested: true),
+                ModelRegistration(name: "d", initializer: [0]),
+                ModelRegistration(name: "f", failsFirst: true),
+            ],
+            lookups: [0, 2], failureExpected: true),
+        ModelScenario(
+            name:
+                "a's preparation needs o, which makes e(d, f) in a nested lookup; d(a); f fails once; from a and from d",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1]),
+                ModelRegistration(name: "o", shared: false, initializer: [2], nested: true),
+                ModelRegistration(name: "e", initializer: [3, 4]),
+                ModelRegistration(name: "d", initializer: [0]),
+                ModelRegistration(name: "f", failsFirst: true),
+            ],
+            lookups: [0, 3], failureExpected: true),
         ModelScenario(
             name: "property cycle a ⇄ b whose b's preparation fails once, from both sides",
             registrations: [

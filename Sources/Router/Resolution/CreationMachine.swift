@@ -23,6 +23,12 @@
 ///   members, or while the lookup that built it still has preparations it depends on; a group that
 ///   fails forgets everything its members held or hold later, and every member fails. When a group ends,
 ///   nothing it claimed stays owned.
+/// - **What a nested lookup built around an outer lookup's instance waits for the outer lookup.** A lookup
+///   nested in another on the same thread (another registry's, started by a factory or a preparation)
+///   shares its transaction, so it may be handed an instance the outer lookup has not prepared yet. What it
+///   builds around that instance is held for the outermost drain (``finish(_:_:drain:queuedAfter:handTo:payload:)``
+///   with `handTo`): the nested lookup's end hands it on instead of publishing it, the outermost lookup's
+///   end publishes it, and a failure of either forgets it.
 /// - **A blocked thread never waits for a task that may be suspended.** An async lookup may suspend at any
 ///   await of its factories, and resumes only when a thread of its executor is free. So a *blocking* claim
 ///   (a synchronous lookup's: it blocks its thread) of an instance that is held back, unpublished, by a
@@ -34,7 +40,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     enum ClaimOutcome {
         /// The instance is published: read it from the cell.
         case published
-        /// The caller owns the cell now: build the instance, then ``finish(_:_:drain:queuedAfter:payload:)``
+        /// The caller owns the cell now: build the instance, then ``finish(_:_:drain:queuedAfter:handTo:payload:)``
         /// or ``abandon(_:_:)`` it.
         case build
         /// The caller's group is building it and its factory returned: use the provisional instance.
@@ -78,6 +84,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         /// group's end publishes it.
         var queuedAfter: Int
         var drain: Drain
+        /// The outermost drain that must end before it is published, when `drain` is a nested lookup's
+        /// and the instance reached one of the outer lookup's unfinished instances.
+        var handTo: Drain?
     }
 
     struct CellRecord {
@@ -194,17 +203,19 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     }
 
     /// `txn` finished building `cell`'s instance. `queuedAfter`: it must stay held until `drain` has run
-    /// that many preparations (nil: publish as soon as the group allows).
-    mutating func finish(_ txn: Txn, _ cell: Cell, drain: Drain, queuedAfter: Int?, payload: Payload)
-        -> FinishOutcome
-    {
+    /// that many preparations (nil: publish as soon as the group allows). `handTo`: when `drain` ends, the
+    /// instance stays held for that drain (the outermost lookup's) instead of being published.
+    mutating func finish(
+        _ txn: Txn, _ cell: Cell, drain: Drain, queuedAfter: Int?, handTo: Drain? = nil, payload: Payload
+    ) -> FinishOutcome {
         guard let mine = txns[txn], let group = groups[mine.group] else { return .publish(payload) }
         if group.failure != nil {
             release(cell)
             return .discard(payload)
         }
-        if queuedAfter != nil || group.members.count > 1 {
-            txns[txn]?.held.append(Held(cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain))
+        if queuedAfter != nil || handTo != nil || group.members.count > 1 {
+            txns[txn]?.held.append(
+                Held(cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain, handTo: handTo))
             cells[cell]?.isHeld = true
             if group.hasAsyncMember { endBlockingWaits(for: [cell]) }
             return .held
@@ -220,13 +231,20 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     }
 
     /// `drain` has run every preparation: what it held may be published, unless the group has other
-    /// members (then the group's end publishes it).
+    /// members (then the group's end publishes it) or it waits for an outer drain (then it is that
+    /// drain's, until the outer lookup fails or ends).
     mutating func publishHeld(_ txn: Txn, by drain: Drain) -> [Payload] {
         guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1 else { return [] }
         var published: [Payload] = []
         var kept: [Held] = []
-        for item in mine.held {
-            if item.drain == drain {
+        for var item in mine.held {
+            if item.drain == drain, let outer = item.handTo {
+                // Whatever the outer drain has run, a failure of it forgets the instance.
+                item.drain = outer
+                item.handTo = nil
+                item.queuedAfter = .max
+                kept.append(item)
+            } else if item.drain == drain {
                 published.append(item.payload)
                 release(item.cell)
             } else {
@@ -238,7 +256,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     }
 
     /// A nested lookup (`drain`) failed after running `completed` preparations: what it held and whose
-    /// preparations all ran is published, the rest forgotten; in a merged group the group decides.
+    /// preparations all ran is published, the rest forgotten, and so is what waited for an outer drain; in a
+    /// merged group the group decides.
     mutating func settleHeld(_ txn: Txn, by drain: Drain, completed: Int) -> (publish: [Payload], discard: [Payload]) {
         guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1 else { return ([], []) }
         var result: (publish: [Payload], discard: [Payload]) = ([], [])
@@ -248,7 +267,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 kept.append(item)
                 continue
             }
-            if item.queuedAfter <= completed {
+            if item.queuedAfter <= completed && item.handTo == nil {
                 result.publish.append(item.payload)
             } else {
                 result.discard.append(item.payload)
@@ -367,7 +386,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         if let failure {
             if group.members.count == 1 {
                 for item in mine.held {
-                    if item.queuedAfter <= completed[item.drain, default: 0] {
+                    if item.queuedAfter <= completed[item.drain, default: 0] && item.handTo == nil {
                         publish.append(item.payload)
                     } else {
                         discard.append(item.payload)

@@ -159,14 +159,14 @@ final class CreationTransaction: @unchecked Sendable {
 
     /// Publishes the instance of a cell this transaction owns, or holds it while this transaction's group
     /// has other members (their objects may reach it before they are prepared). With `queuedAfter`, holds it
-    /// until `state`'s drain has run that many preparations.
+    /// until `state`'s drain has run that many preparations; with `handTo`, until that (outermost) drain ends.
     func finish(
-        _ cell: CreationCell, queuedAfter: Int? = nil, state: ObjectIdentifier, publish: @escaping () -> Void,
-        discard: @escaping () -> Void
+        _ cell: CreationCell, queuedAfter: Int? = nil, state: ObjectIdentifier, handTo: ObjectIdentifier? = nil,
+        publish: @escaping () -> Void, discard: @escaping () -> Void
     ) {
         CreationCoordinator.run { machine in
             switch machine.finish(
-                Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter,
+                Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter, handTo: handTo,
                 payload: Publication(publish: publish, discard: discard))
             {
             case .publish(let publication): publication.publish()

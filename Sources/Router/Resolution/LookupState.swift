@@ -78,10 +78,16 @@ final class LookupState {
     /// The table, for the paths that are not hot.
     var table: SealedTable { unsafe context.tableRef.object }
 
-    /// The transaction shared by this lookup and the lookups it is nested in on this thread.
-    var transaction: CreationTransaction {
+    /// The outermost lookup this one is nested in on this thread (itself when it is not nested).
+    var outermost: LookupState {
         var root = self
         while let outer = unsafe root.context.outer?.object { root = outer }
+        return root
+    }
+
+    /// The transaction shared by this lookup and the lookups it is nested in on this thread.
+    var transaction: CreationTransaction {
+        let root = outermost
         if let made = unsafe root.creation.ownTransaction { return made }
         let made = CreationTransaction(isAsync: unsafe root.context.isAsync)
         unsafe root.creation.ownTransaction = made
@@ -224,6 +230,7 @@ final class LookupState {
         if unsafe preparations.graphRef != nil { problems.append("graph left on an idle state") }
         if unsafe preparations.sharedFloor != -1 || preparations.preparationTop != nil
             || preparations.callerPreparationPending || preparations.reachedUnfinishedAncestor
+            || preparations.reachedOuterInstance
             || preparations.deferralRequested
         {
             problems.append("preparation flags left on an idle state")
@@ -313,23 +320,30 @@ extension LookupState {
     }
 
     /// Enters the build of a shared instance: clears ``PreparationQueue/reachedUnfinishedAncestor`` and
-    /// returns the enclosing build's flag, for ``leaveUnfinishedScope(_:failed:alsoUnfinished:)``.
+    /// ``PreparationQueue/reachedOuterInstance`` and returns the enclosing build's flags, for
+    /// ``leaveUnfinishedScope(_:failed:alsoUnfinished:)``.
     @inlinable @inline(__always)
-    func enterUnfinishedScope() -> Bool {
-        let outer = unsafe preparations.reachedUnfinishedAncestor
+    func enterUnfinishedScope() -> UnfinishedReach {
+        let outer = unsafe UnfinishedReach(
+            ancestor: preparations.reachedUnfinishedAncestor, outerInstance: preparations.reachedOuterInstance)
         unsafe preparations.reachedUnfinishedAncestor = false
+        unsafe preparations.reachedOuterInstance = false
         return outer
     }
 
-    /// Leaves the build ``enterUnfinishedScope()`` entered and returns whether it reached an unfinished
-    /// ancestor. The flag becomes the enclosing build's again, or-ed, when the build did not fail, with
-    /// what it reached and `alsoUnfinished` (an instance that is unfinished makes the builds around it
-    /// unfinished too).
+    /// Leaves the build ``enterUnfinishedScope()`` entered and returns what it reached. The flags become
+    /// the enclosing build's again, or-ed, when the build did not fail, with what it reached and
+    /// `alsoUnfinished` (an instance that is unfinished makes the builds around it unfinished too).
     @inlinable @inline(__always)
     @discardableResult
-    func leaveUnfinishedScope(_ outer: Bool, failed: Bool, alsoUnfinished: Bool = false) -> Bool {
-        let reached = unsafe preparations.reachedUnfinishedAncestor
-        unsafe preparations.reachedUnfinishedAncestor = outer || (!failed && (reached || alsoUnfinished))
+    func leaveUnfinishedScope(_ outer: UnfinishedReach, failed: Bool, alsoUnfinished: Bool = false)
+        -> UnfinishedReach
+    {
+        let reached = unsafe UnfinishedReach(
+            ancestor: preparations.reachedUnfinishedAncestor, outerInstance: preparations.reachedOuterInstance)
+        unsafe preparations.reachedUnfinishedAncestor =
+            outer.ancestor || (!failed && (reached.ancestor || alsoUnfinished))
+        unsafe preparations.reachedOuterInstance = outer.outerInstance || (!failed && reached.outerInstance)
         return reached
     }
 
@@ -485,6 +499,19 @@ extension LookupState {
         unsafe preparations.reachedUnfinishedAncestor = true
     }
 
+    /// Notes that a claim returned an instance this lookup's transaction has not published: built by this
+    /// lookup, by a group-mate, or by a lookup this one is nested in, it may not be prepared yet. What is
+    /// built around it is held like what reaches an unfinished ancestor, and in a nested lookup for the
+    /// outermost lookup's end (``PreparationQueue/reachedOuterInstance``).
+    func noteReachedGroupInstance() {
+        unsafe preparations.reachedUnfinishedAncestor = true
+        if unsafe context.outer != nil { unsafe preparations.reachedOuterInstance = true }
+    }
+
+    /// Whether this lookup, nested in another, reached an instance its outer lookups have not published:
+    /// then what the outer lookup builds around what this one returns is held too.
+    var reachedOuterInstance: Bool { unsafe preparations.reachedOuterInstance }
+
     /// Asks the enclosing drain to run the running preparation again later (see
     /// ``PreparationQueue/deferralRequested``).
     func requestDeferral() {
@@ -511,6 +538,21 @@ extension LookupState {
         unsafe creation.snapshot = made
         unsafe creation.hasExtras = true
         return made
+    }
+}
+
+/// What a shared build reached that is not finished (see ``LookupState/enterUnfinishedScope()``).
+@usableFromInline @frozen
+struct UnfinishedReach {
+    /// An ancestor still being built or prepared, or an unpublished instance of the lookup's transaction.
+    @usableFromInline let ancestor: Bool
+    /// In a nested lookup: an unpublished instance of the transaction it shares with its outer lookups.
+    @usableFromInline let outerInstance: Bool
+
+    @usableFromInline @inline(__always)
+    init(ancestor: Bool, outerInstance: Bool) {
+        self.ancestor = ancestor
+        self.outerInstance = outerInstance
     }
 }
 
@@ -655,6 +697,10 @@ struct PreparationQueue {
     /// property edge). A shared instance whose preparation did so is held until the lookup ends: published
     /// earlier, another thread could reach the ancestor before its preparation has run.
     @usableFromInline fileprivate(set) var reachedUnfinishedAncestor = false
+    /// In a nested lookup: set when a build reached an instance of the shared transaction that this lookup
+    /// did not build (an outer lookup's, possibly not prepared yet). A shared instance built around it is
+    /// held until the outermost lookup ends, not this one.
+    @usableFromInline fileprivate(set) var reachedOuterInstance = false
     /// Set when a preparation asked for an object an enclosing factory is still building: the preparation
     /// moves to the enclosing lookup's queue. A flag the engine reads after the preparation returns, not
     /// the error it throws, decides: user code that swallows the error (`try?`) cannot cancel the move.
@@ -670,6 +716,7 @@ struct PreparationQueue {
         unsafe preparationTop = nil
         callerPreparationPending = false
         reachedUnfinishedAncestor = false
+        reachedOuterInstance = false
         deferralRequested = false
         completed = 0
     }
@@ -709,8 +756,6 @@ struct CreationScope {
 extension LookupState {
     /// The creation transaction of this lookup (or the one it is nested in), if one was made.
     var existingTransaction: CreationTransaction? {
-        var root = self
-        while let outer = unsafe root.context.outer?.object { root = outer }
-        return unsafe root.creation.ownTransaction
+        unsafe outermost.creation.ownTransaction
     }
 }

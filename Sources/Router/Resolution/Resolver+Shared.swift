@@ -77,7 +77,7 @@ extension Resolver {
         }
         let reached = unsafe state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
         let stateID = unsafe ObjectIdentifier(state)
-        guard let graph, !deferred.isEmpty || reached else {
+        guard let graph, !deferred.isEmpty || reached.ancestor else {
             transaction.finish(
                 slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
             return made
@@ -85,9 +85,12 @@ extension Resolver {
         // A preparation needs an object an enclosing factory is still building, or the instance reached an
         // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
         // drain, and the instance is published after it.
+        // In a nested lookup, an instance that reached one the outer lookups have not published waits for
+        // the outermost lookup's end (the nested lookup runs inside the outer one's factory or preparation).
         unsafe graph.pending.append(contentsOf: deferred)
         unsafe transaction.finish(
-            slot.cell, queuedAfter: graph.pending.count, state: stateID, publish: { slot.publish(made) },
+            slot.cell, queuedAfter: graph.pending.count, state: stateID,
+            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil, publish: { slot.publish(made) },
             discard: { slot.discard() })
         return made
     }
@@ -149,7 +152,11 @@ extension Resolver {
             guard let made = published() else { return .claimAgain }
             return .found(made)
         case .inProgress(let provisional, let otherSide):
-            if let made = provisional as? Destination { return .found(made) }
+            if let made = provisional as? Destination {
+                // Not published: what is built around it waits for it (see `noteReachedGroupInstance`).
+                unsafe state.noteReachedGroupInstance()
+                return .found(made)
+            }
             throw inProgressError(entry, otherSide: otherSide)
         case .claimed:
             return .build

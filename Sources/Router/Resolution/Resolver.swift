@@ -435,7 +435,13 @@ extension Resolver {
         }
         guard let transaction = unsafe state.existingTransaction else { return }
         unsafe transaction.publishHeld(by: ObjectIdentifier(state))
-        if unsafe state.context.outer == nil { try transaction.commit() }
+        if let outer = unsafe state.context.outer?.object {
+            // What this nested lookup returns may hold an instance the outer lookups have not published: what
+            // the outer lookup builds around it is held as if it had reached that instance itself.
+            if unsafe state.reachedOuterInstance { outer.noteReachedGroupInstance() }
+        } else {
+            try transaction.commit()
+        }
     }
 
     /// Ends a lookup that failed: publishes the held instances whose preparations all ran, forgets the
