@@ -39,6 +39,10 @@ extension Trait where Self == RouteOverridesTrait {
     /// @Test(.overriding(.clock) { _ in FakeClock() })
     /// func theBellRingsAtNoon() throws { … }
     /// ```
+    ///
+    /// The replacement is **transient**: each lookup gets a new fake, so a fake that keeps state (a
+    /// repository a POST writes to, read back by a GET) loses it between lookups. Register such a fake
+    /// with ``overrides(_:)`` and `.scope(.singleton)`: it is then made once for the test.
     /// - Parameters:
     ///   - key: The key to replace.
     ///   - factory: Makes the replacement (transient; register a shared one with ``overrides(_:)``).

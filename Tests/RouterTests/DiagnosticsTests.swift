@@ -30,6 +30,14 @@ struct DiagnosticsTests {
                 """)
     }
 
+    @Test func printingTheGraphPrintsItsTextTreeNotItsFields() throws {
+        let graph = try registry().dependencyGraph()
+        let printed = "\(graph)"
+        #expect(printed == graph.textTree)
+        #expect(printed.hasPrefix("Car (transient, RouteRegistry)"))
+        #expect(!printed.contains("nodes:"))
+    }
+
     @Test func theDotExportDrawsWithGraphviz() throws {
         let dot = try registry().dependencyGraph().dot
         #expect(dot.hasPrefix("digraph Router {"))

@@ -290,3 +290,9 @@ extension RouteRegistry {
             table: SealedTable(entries: AnyEntry.filed(registeredEntries), parent: parentTable, maxDepth: maxDepth))
     }
 }
+
+extension DependencyGraph: CustomStringConvertible {
+    /// The graph as ``textTree`` prints it, so that `print(try registry.dependencyGraph())` shows the tree
+    /// rather than the structure's fields.
+    public var description: String { textTree }
+}
