@@ -202,7 +202,7 @@ public struct Registration<Destination, Root>: Sendable {
     }
 
     /// Sets a main-actor property of the destination to the destination of `key`, after creation, on the
-    /// main actor: ``injecting(_:_:)-(ReferenceWritableKeyPath<Root,Value>&Sendable,_)`` for main-actor
+    /// main actor: ``injecting(_:_:)-(ReferenceWritableKeyPath<Root,Value>Sendable,_)`` for main-actor
     /// classes (presenters, view models, screens), to which no `Sendable` key path can be formed.
     ///
     /// ```swift
