@@ -141,6 +141,38 @@ enum SwinjectPort {
     }
 }
 
+/// The article's main-actor presenter and view (its `@MainActor` attributes written out, as there).
+enum SwinjectMainActorPort {
+    @MainActor protocol ProfileView: AnyObject {
+        func show(name: String)
+    }
+
+    @MainActor protocol ProfilePresenter: AnyObject {
+        func viewDidLoad()
+    }
+
+    @MainActor final class ProfileViewController: ProfileView {
+        var presenter: (any ProfilePresenter)?
+        private(set) var shownName = ""
+        func show(name: String) { shownName = name }
+        func load() { presenter?.viewDidLoad() }
+    }
+
+    @MainActor final class ProfilePresenterImpl: ProfilePresenter {
+        weak var view: (any ProfileView)?
+        func viewDidLoad() { view?.show(name: "Ann") }
+    }
+}
+
+extension RoutableService where Destination == any SwinjectMainActorPort.ProfileView {
+    fileprivate static var profileView: Self { Self(declaring: (any SwinjectMainActorPort.ProfileView).self) }
+}
+extension RoutableService where Destination == any SwinjectMainActorPort.ProfilePresenter {
+    fileprivate static var profilePresenter: Self {
+        Self(declaring: (any SwinjectMainActorPort.ProfilePresenter).self)
+    }
+}
+
 extension RoutableService where Destination == any SwinjectPort.Engine {
     fileprivate static var engine: Self { Self(declaring: (any SwinjectPort.Engine).self) }
 }
@@ -167,6 +199,26 @@ extension RoutableService where Destination == any SwinjectPort.Badge {
 }
 
 struct MigrationSwinjectTests {
+    @MainActor @Test func aMainActorPresenterAndViewSetEachOtherWithInjectingOnMainActor() throws {
+        typealias Port = SwinjectMainActorPort
+        let registry = RouteRegistry()
+        try registry.registerOnMainActor(.profileView, as: Port.ProfileViewController.self) { _ in
+            Port.ProfileViewController()
+        }
+        .injectingOnMainActor(.profilePresenter) { view, presenter in view.presenter = presenter }
+        try registry.registerOnMainActor(.profilePresenter, as: Port.ProfilePresenterImpl.self) { _ in
+            Port.ProfilePresenterImpl()
+        }
+        .injectingOnMainActor(.profileView) { presenter, view in presenter.view = view }
+        try registry.seal()
+
+        let view: any Port.ProfileView = try registry.makeDestination(to: .profileView)
+        let controller = try #require(view as? Port.ProfileViewController)
+        controller.load()
+        #expect(controller.shownName == "Ann")
+        #expect((controller.presenter as? Port.ProfilePresenterImpl)?.view === controller)
+    }
+
     @Test func carEngineAndWheelsPortFromAnAssembler() throws {
         let registry = try RouteRegistry(modules: [SwinjectPort.PartsModule(), SwinjectPort.CarModule()])
         let car: any SwinjectPort.Car = try registry.makeDestination(to: .car)

@@ -201,6 +201,40 @@ public struct Registration<Destination, Root>: Sendable {
         }
     }
 
+    /// Sets a main-actor property of the destination to the destination of `key`, after creation, on the
+    /// main actor: ``injecting(_:_:)-(ReferenceWritableKeyPath<Root,Value>Sendable,_)`` for main-actor
+    /// classes (presenters, view models, screens), to which no `Sendable` key path can be formed.
+    ///
+    /// ```swift
+    /// try registry.registerOnMainActor(.profilePresenter) { _ in ProfilePresenter() }
+    ///     .injectingOnMainActor(.profileView) { presenter, view in presenter.view = view }
+    /// ```
+    ///
+    /// The key is declared as a property edge, so sealing checks it, the graph shows it, and, like any
+    /// injection, it runs once every factory of the lookup has returned: it may close a cycle back to an
+    /// object still being built (a view that holds its presenter). It runs where `injecting` would, in
+    /// the order added; a lookup that is not made from main-actor code fails with
+    /// ``RouteError/Code/mainActorRequired`` (the registration counts as a main-actor one).
+    /// - Parameters:
+    ///   - key: The key whose destination is assigned.
+    ///   - assign: Gets the destination (as `Root`) and `key`'s destination, on the main actor; sets the
+    ///     property.
+    /// - Returns: This registration, for the next modifier.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func injectingOnMainActor<Value>(
+        _ key: RoutableService<Value>, _ assign: @escaping @MainActor @Sendable (Root, Value) -> Void
+    ) throws -> Self {
+        let isolated = MainActorFunction<Root, Void> { root, resolver in assign(root, try resolver.resolve(key)) }
+        return try change { spec in
+            spec.isMainActor = true
+            spec.injections.append(
+                Injection(dependency: .property(key).lookedUpWithoutArguments) { destination, resolver in
+                    try resolver.onMainActor(isolated, try Self.root(of: destination))
+                })
+        }
+    }
+
     /// Runs once every preparation of the destination has run (ZIKRouter's `didFinishPrepareDestination`).
     /// Called twice, both run, in order.
     /// - Parameter body: Gets the prepared destination (as `Root`) and a resolver.

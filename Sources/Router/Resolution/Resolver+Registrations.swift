@@ -41,6 +41,11 @@ extension Resolver {
         try preparation.callAssumingIsolated(root, &self)
     }
 
+    /// Whether this lookup may run main-actor code: the check of ``onMainActor(_:_:)``, for a main-actor
+    /// closure that runs inside the lookup without the resolver at hand (a path's main-actor preparation,
+    /// which runs as the caller's preparation: see `RouteRegistry.registerOnMainActor(path:to:preparation:)`).
+    var isOnMainActor: Bool { unsafe MainActorCheck.isIsolated(state) }
+
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).
     func redirected<Destination>(_ entry: Entry<Destination>) -> Entry<Destination> {
         unsafe tableRef.with { table in
@@ -92,6 +97,25 @@ struct MainActorFactory<Output>: Sendable {
     @inline(__always)
     func callAssumingIsolated(_ resolver: inout Resolver) throws -> Output {
         try unchecked(&resolver)
+    }
+}
+
+/// ``MainActorFunction`` for a main-actor closure that runs inside a lookup without the resolver: a path's
+/// main-actor preparation, which the lookup runs as the caller's preparation.
+///
+/// Invariant: ``callAssumingIsolated(_:_:)`` is only called inside a lookup whose
+/// ``Resolver/isOnMainActor`` was true when it began (synchronous code cannot leave its caller's isolation).
+struct MainActorPreparation<First, Second>: Sendable {
+    private let unchecked: @Sendable (First, Second) throws -> Void
+
+    init(_ function: @escaping @MainActor @Sendable (First, Second) throws -> Void) {
+        // Isolation is not part of a function's ABI (see `MainActorFunction.init`).
+        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (First, Second) throws -> Void).self)
+    }
+
+    /// Calls the function; the caller has checked the main actor's isolation.
+    func callAssumingIsolated(_ first: First, _ second: Second) throws {
+        try unchecked(first, second)
     }
 }
 

@@ -46,12 +46,68 @@ extension RouteRegistry {
                         }
                     }
                 },
-                hook: { registry, moment, value in
-                    guard let destination = value as? Destination, let table = try? registry.table(),
-                        let entry = table.primary(key.id, name: key.name) as? Entry<Destination>
-                    else { return }
-                    entry.hooks.fire(moment, destination)
-                })
+                hook: Self.pathHook(for: key))
+        }
+    }
+
+    /// Routes a path pattern to the key of a main-actor screen, whose `preparation` sets the screen's
+    /// properties from the parameters, on the main actor.
+    ///
+    /// ```swift
+    /// try registry.registerOnMainActor(.bookScreen) { _ in BookScreen() }
+    /// try registry.registerOnMainActor(path: "books/:id(Int)", to: .bookScreen) { screen, parameters in
+    ///     screen.bookID = try parameters.int("id")
+    /// }
+    /// ```
+    ///
+    /// The preparation is isolated to the main actor, so it may set main-actor properties, which the
+    /// nonisolated closure of ``register(path:to:preparation:)`` cannot. A path made or routed from
+    /// main-actor code (``makeDestination(path:as:isolation:)``, a route's `perform`) runs it
+    /// synchronously; any other fails with ``RouteError/Code/mainActorRequired`` before anything is made,
+    /// never a data race. (A name of its own, not an overload of `register(path:to:preparation:)`, for the
+    /// same reason as ``registerOnMainActor(_:file:line:factory:)``; the compiler also refuses two
+    /// declarations that differ only in a closure's isolation.)
+    /// - Parameters:
+    ///   - pattern: Literal segments and parameters: `:name` (text) or `:name(Int)`, `(Double)`, `(Bool)`.
+    ///   - key: The key whose destination the path makes.
+    ///   - preparation: Hands the parameters to the destination, on the main actor.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed; a
+    ///   malformed or duplicate pattern is reported by ``seal()`` as for ``register(path:to:preparation:)``.
+    public func registerOnMainActor<Destination>(
+        path pattern: String, to key: RoutableService<Destination>,
+        preparation: @escaping @MainActor @Sendable (Destination, PathParameters) throws -> Void
+    ) throws {
+        let parsed = PathPattern(pattern)
+        let isolated = MainActorPreparation(preparation)
+        try addPath { owner in
+            PathRoute(
+                pattern: parsed, target: key.keyDescription, targetID: key.id, owner: owner,
+                make: { registry, parameters, onMainActor, preparing in
+                    try registry.lookup(reporting: false, onMainActor: onMainActor) { resolver in
+                        // Checked once, before anything is built: the preparation runs later in this same
+                        // synchronous lookup, as the caller's preparation, where the resolver is not at hand.
+                        guard resolver.isOnMainActor else {
+                            throw RouteError.pathOffTheMainActor(parameters, target: key.keyDescription)
+                        }
+                        return try resolver.build(try resolver.entry(for: key), input: nil) { destination in
+                            try isolated.callAssumingIsolated(destination, parameters)
+                            try preparing(destination)
+                        }
+                    }
+                },
+                hook: Self.pathHook(for: key))
+        }
+    }
+
+    /// Fires the hooks of `key`'s registration, looked up in the registry that routes the path.
+    private static func pathHook<Destination>(
+        for key: RoutableService<Destination>
+    ) -> @Sendable (RouteRegistry, HookMoment, Any) -> Void {
+        { registry, moment, value in
+            guard let destination = value as? Destination, let table = try? registry.table(),
+                let entry = table.primary(key.id, name: key.name) as? Entry<Destination>
+            else { return }
+            entry.hooks.fire(moment, destination)
         }
     }
 
@@ -136,6 +192,23 @@ extension RouteRegistry {
             hooks: { [self] moment, destination in route.hook(self, moment, destination) })
     }
 
+    /// A route to the destination of a path, whatever its type: the form for a route that is only
+    /// performed, where nothing names the type (`try registry.route(path: "cart").perform()`).
+    ///
+    /// ```swift
+    /// try registry.route(path: "cart").perform()
+    /// let route = try registry.route(path: "books/3", as: (any Screen).self)   // typed, for a presenter
+    /// ```
+    ///
+    /// A route typed `Any` is performed without a presenter of its own type; for one, name the type with
+    /// ``route(path:as:)``.
+    /// - Parameter path: The path, e.g. `"cart"`.
+    /// - Returns: An unrouted route.
+    /// - Throws: ``RouteError``: ``RouteError/Code/unknownPath`` or ``RouteError/Code/invalidPath``.
+    public func route(path: String) throws -> Route<Any> {
+        try route(path: path, as: Any.self)
+    }
+
     private func cast<Destination>(_ made: Any, path: String, route: PathRoute) throws -> Destination {
         guard let typed = made as? Destination else {
             throw RouteError(
@@ -192,5 +265,19 @@ extension RouteRegistry {
             hint: known.isEmpty
                 ? "Register one with register(path:to:)."
                 : "Registered patterns: \(known.prefix(8).joined(separator: ", ")).")
+    }
+}
+
+extension RouteError {
+    /// A path whose main-actor preparation (``RouteRegistry/registerOnMainActor(path:to:preparation:)``) was
+    /// made or routed outside the main actor.
+    static func pathOffTheMainActor(_ parameters: PathParameters, target: KeyDescription) -> RouteError {
+        RouteError(
+            .mainActorRequired, key: "\"\(parameters.pattern)\"", path: [target.short],
+            reason:
+                "The path \"\(RouteError.displayable(parameters.path))\" leads to \(target.full), whose path preparation runs on the main actor, but it was routed outside it.",
+            hint:
+                "Make or perform it from main-actor code (from elsewhere: await MainActor.run { … }), or register the path with register(path:to:) and a nonisolated preparation."
+        )
     }
 }
