@@ -31,10 +31,12 @@ final class EdgeRecorder: Sendable {
     var all: [Taken] { taken.withLock { $0 } }
 }
 
-/// A reported undeclared edge: the registration and the key it took (kept by the registry, so that each is
-/// reported once).
+/// A reported undeclared edge: the registration (by key and position, so that its copies in override
+/// layers count as the same one) and the key it took; kept by the registry, so that each is reported once.
 struct ReportedEdge: Hashable, Sendable {
-    let dependent: ObjectIdentifier
+    let dependent: KeyID
+    let dependentName: String?
+    let order: Int
     let target: KeyID
     let name: String?
 }
@@ -82,7 +84,9 @@ extension RouteRegistry {
     /// Reports to the error handler, once per registration and key, that `dependent` took an edge to
     /// `target` that it did not declare, while it declared others.
     func reportUndeclaredEdge(from dependent: AnyEntry, to target: AnyEntry, inPreparation: Bool) {
-        let edge = ReportedEdge(dependent: ObjectIdentifier(dependent), target: target.id, name: target.key.name)
+        let edge = ReportedEdge(
+            dependent: dependent.id, dependentName: dependent.key.name, order: dependent.order, target: target.id,
+            name: target.key.name)
         guard reportedEdges.withLock({ $0.insert(edge).inserted }) else { return }
         _ = report(RouteError.undeclaredEdge(from: dependent, to: target, inPreparation: inPreparation))
     }
