@@ -57,7 +57,7 @@ let package = Package(
             swiftSettings: [.defaultIsolation(MainActor.self)]),
         .testTarget(
             name: "ModulesTests",
-            dependencies: ["Router", "ShopInterfaces", "ShopApp", "ShopTestSupport"] + everyFeature),
+            dependencies: ["Router", "RouterTesting", "ShopInterfaces", "ShopApp", "ShopTestSupport"] + everyFeature),
     ] + featureTargets,
     swiftLanguageModes: [.v6]
 )

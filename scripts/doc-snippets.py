@@ -27,6 +27,8 @@ How a document becomes a program
   A line `// default-isolation: MainActor` in it builds the document as an app target with
   `.defaultIsolation(MainActor.self)` is built: its executable gets that setting, and its compile-error
   blocks are type-checked with `-default-isolation MainActor`.
+- A document whose blocks `import RouterTesting` (at column 0) gets that product as well, for the tools
+  it offers that run outside a test (`verifyByMaking()`).
 - Where the document shows output, a ```text block that follows a swift block with only blank lines
   between them, the block's printed output must equal it exactly. A block that throws fails the check.
 
@@ -165,7 +167,7 @@ def split(block):
 def generate(package):
     package.mkdir(parents=True, exist_ok=True)
     identity = ROOT.name  # a path dependency's identity is its folder's last path component
-    targets, must_fail, main_actor_targets = [], [], set()
+    targets, must_fail, main_actor_targets, testing_targets = [], [], set(), set()
     (package / "CompileErrors").mkdir(parents=True, exist_ok=True)
     for document in documents():
         compiled, failing = [], []
@@ -263,6 +265,8 @@ def generate(package):
             json.dumps([{"where": b.where, "output": b.output} for b in compiled], indent=1)
         )
         targets.append(name)
+        if "import RouterTesting" in imports:
+            testing_targets.add(name)
     features = ", ".join(
         f'.enableUpcomingFeature("{f}")' for f in ("ExistentialAny", "MemberImportVisibility", "InferIsolatedConformances")
     )
@@ -277,7 +281,9 @@ def generate(package):
         f'    dependencies: [.package(path: "{ROOT}")],',
         "    targets: [",
         *[
-            f'        .executableTarget(name: "{t}", dependencies: [.product(name: "Router", package: "{identity}")], '
+            f'        .executableTarget(name: "{t}", dependencies: [.product(name: "Router", package: "{identity}")'
+            + (f', .product(name: "RouterTesting", package: "{identity}")' if t in testing_targets else "")
+            + "], "
             f'exclude: ["blocks.json"], swiftSettings: [{features}'
             + (", .defaultIsolation(MainActor.self)" if t in main_actor_targets else "") + "]),"
             for t in targets

@@ -67,3 +67,62 @@ struct AutoWiringFormsTests {
         #expect(problems.allSatisfy { $0.contains("Engine") }, "\(problems)")
     }
 }
+
+/// A screen model whose initializer takes a value (its title) besides a service.
+protocol TitledCar: AnyObject { var title: String { get } }
+final class TitledCarImpl: TitledCar {
+    let title: String
+    let engine: any Engine
+    init(title: String, engine: any Engine) {
+        self.title = title
+        self.engine = engine
+    }
+}
+extension RoutableService where Destination == any TitledCar {
+    static var titledCar: Self { Self(declaring: (any TitledCar).self) }
+}
+/// A key for a `String` value, so that a `wiring:` can name it.
+extension RoutableService where Destination == String {
+    static var carTitle: Self { Self(declaring: String.self) }
+}
+
+struct AutoWiredValueParameterTests {
+    @Test func aValueParameterIsReportedWithRuntimeArgumentsAndWiringAsTheFix() throws {
+        let registry = RouteRegistry()
+        try registry.register(.engine) { _ in V8() }
+        try registry.register(.titledCar, initializer: TitledCarImpl.init)
+        let problems = try registry.validate().problems
+        #expect(problems.count == 1)
+        #expect(problems.first?.code == .unregisteredKey)
+        #expect(
+            problems.first?.hint
+                == "String is a value, not a service: an auto-wired initializer looks each parameter up by its type's key. Pass it at each lookup as a runtime argument (register(_:arguments:) with a closure factory, makeDestination(to:arguments:)), or register the initializer with wiring: and give that parameter a named or tagged key (wiring: .key(.someKey.named(\"…\")), …) registered to make it."
+        )
+    }
+
+    @Test func aServiceParameterWithoutARouterStillSaysToRegisterIt() throws {
+        let registry = RouteRegistry()
+        try registry.register(
+            .titledCar, initializer: TitledCarImpl.init, wiring: .key(.carTitle.named("title")), .type)
+        try registry.register(.carTitle.named("title")) { _ in "Roadster" }
+        #expect(
+            try registry.validate().problems.map(\.hint)
+                == ["Register RoutableService<Engine>, or load the module that does."])
+    }
+
+    @Test func bothFixesTheHintGivesWork() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }
+            // wiring: the title from a named key.
+            try registry.register(.carTitle.named("title")) { _ in "Roadster" }
+            try registry.register(
+                .titledCar, initializer: TitledCarImpl.init, wiring: .key(.carTitle.named("title")), .type)
+            // A runtime argument, for a title each lookup gives.
+            try registry.register(.titledCar, arguments: String.self) { r, title in
+                TitledCarImpl(title: title, engine: try r.resolve(.engine))
+            }.dependencies(.initializer(.engine))
+        }
+        #expect(try registry.makeDestination(to: .titledCar).title == "Roadster")
+        #expect(try registry.makeDestination(to: .titledCar, arguments: "Coupé").title == "Coupé")
+    }
+}

@@ -50,7 +50,7 @@ struct ErrorMessageTests {
         }
         #expect(
             error?.description
-                == "The destination for \"engine\" is Engine, which is not Radio. Hint: It is registered as RoutableService<Engine>; ask for that protocol."
+                == "The destination for \"engine\" is Engine, which is not Radio. Hint: It is registered as RoutableService<Engine>; ask for the type it makes, Engine."
         )
     }
 

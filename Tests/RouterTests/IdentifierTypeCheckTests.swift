@@ -29,7 +29,7 @@ struct IdentifierTypeCheckTests {
         #expect(error?.code == .destinationTypeMismatch)
         #expect(
             error?.description
-                == "The destination for \"parts/engine\" is Engine, which is not Radio. Hint: It is registered as RoutableService<Engine>; ask for that protocol."
+                == "The destination for \"parts/engine\" is Engine, which is not Radio. Hint: It is registered as RoutableService<Engine>; ask for the type it makes, Engine."
         )
         #expect(built.value == 0)
         // The singleton is built by the first lookup that may have it, and only once.
@@ -50,7 +50,7 @@ struct IdentifierTypeCheckTests {
         }
         #expect(
             subclass?.description
-                == "The destination for \"vehicle\" is Vehicle, which is not Truck. Hint: It is registered as RoutableService<Vehicle>; ask for that protocol."
+                == "The destination for \"vehicle\" is Vehicle, which is not Truck. Hint: It is registered as RoutableService<Vehicle>; ask for the type it makes, Vehicle."
         )
     }
 }

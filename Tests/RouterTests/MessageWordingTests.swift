@@ -51,6 +51,24 @@ struct MessageWordingTests {
         )
     }
 
+    @Test func anIdentifierAskedForAsTheConfigurationSaysWhichTypeItsModuleMakes() throws {
+        let registry = try sealedRegistry { registry in
+            try registry.register(.greeter, configuration: GreeterConfiguration.init) { config, _ in
+                GreeterImpl(greeting: "Hello, \(config.name ?? "you")")
+            }.identifier("greeter")
+        }
+        // Asked for the configuration protocol the key is written with: the hint names the type it makes.
+        let error = #expect(throws: RouteError.self) {
+            try registry.makeDestination(identifier: "greeter", as: (any GreeterModuleConfig).self)
+        }
+        #expect(error?.code == .destinationTypeMismatch)
+        #expect(
+            error?.hint
+                == "It is registered as RoutableServiceModule<GreeterModuleConfig, Greeter>; ask for the type it makes, Greeter."
+        )
+        #expect(try registry.makeDestination(identifier: "greeter", as: (any Greeter).self).greeting == "Hello, you")
+    }
+
     @Test func anOptionalDependencyWithNoRouterIsShownAsOptional() throws {
         let registry = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8() }

@@ -107,7 +107,7 @@ extension RelMisuse {
         RelMisuse(
             name: "identifier looked up as the wrong type", code: .destinationTypeMismatch,
             message:
-                "The destination for \"parts/radio\" is Radio, which is not Engine. Hint: It is registered as RoutableService<Radio>; ask for that protocol.",
+                "The destination for \"parts/radio\" is Radio, which is not Engine. Hint: It is registered as RoutableService<Radio>; ask for the type it makes, Radio.",
             setUp: { try $0.register(.radio) { _ in RadioImpl() }.identifier("parts/radio") },
             misuse: { _ = try $0.makeDestination(identifier: "parts/radio", as: (any Engine).self) }),
         RelMisuse(

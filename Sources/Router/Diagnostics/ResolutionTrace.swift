@@ -32,15 +32,23 @@ public struct ResolutionStep: Sendable, CustomStringConvertible {
     }
 }
 
-/// Holds the trace handler. While one is installed, the registry family's slow-path counter is raised by
-/// one, so that every lookup leaves the inline fast cases (which do not trace) for the door, where the
-/// lookup reads ``enabled``; while none is, tracing costs the fast cases nothing.
+/// Holds the trace handler. While one is installed (or a `makeEachRegistration` records the edges lookups
+/// take, ``beginRecording()``), the registry family's slow-path counter is raised by one, so that every
+/// lookup leaves the inline fast cases (which do not trace) for the door, where the lookup reads
+/// ``enabled``; while neither is, tracing costs the fast cases nothing.
 @usableFromInline
 final class Tracer: Sendable {
     @usableFromInline let enabled = Atomic<Bool>(false)
-    private let handler = Locked<(@Sendable (ResolutionStep) -> Void)?>(nil)
+    /// The handler, and how many recordings run: the tracer is on while either is there.
+    private let installed = Locked<Installed>(Installed())
     /// The family's counter that sends lookups off the fast path (see ``RouteRegistry/tableRef()``).
     private let counter: OverrideCounter
+
+    private struct Installed {
+        var handler: (@Sendable (ResolutionStep) -> Void)?
+        var recordings = 0
+        var isOn: Bool { handler != nil || recordings > 0 }
+    }
 
     init(counter: OverrideCounter) {
         self.counter = counter
@@ -49,20 +57,30 @@ final class Tracer: Sendable {
     deinit {
         // A registry released while its handler was installed gives its share of the counter back, or its
         // family's lookups would stay on the slow path.
-        if handler.withLock({ $0 != nil }) { counter.running.subtract(1, ordering: .relaxed) }
+        if installed.withLock({ $0.isOn }) { counter.running.subtract(1, ordering: .relaxed) }
     }
 
     var current: (@Sendable (ResolutionStep) -> Void)? {
-        get { handler.withLock { $0 } }
-        set {
-            let isOn = newValue != nil
-            // Under the handler's lock, so that racing setters raise and lower the counter in turn.
-            handler.withLock { installed in
-                let wasOn = installed != nil
-                installed = newValue
-                if isOn && !wasOn { counter.running.add(1, ordering: .relaxed) }
-                if wasOn && !isOn { counter.running.subtract(1, ordering: .relaxed) }
-            }
+        get { installed.withLock { $0.handler } }
+        set { change { $0.handler = newValue } }
+    }
+
+    /// Turns tracing on for a recording of the edges lookups take, handler or not; end it with
+    /// ``endRecording()``.
+    func beginRecording() { change { $0.recordings += 1 } }
+
+    /// Ends what ``beginRecording()`` began.
+    func endRecording() { change { $0.recordings -= 1 } }
+
+    /// Changes what is installed, raising or lowering the counter when the tracer turns on or off.
+    private func change(_ body: (inout Installed) -> Void) {
+        // Under the lock, so that racing changes raise and lower the counter in turn.
+        installed.withLock { installed in
+            let wasOn = installed.isOn
+            body(&installed)
+            let isOn = installed.isOn
+            if isOn && !wasOn { counter.running.add(1, ordering: .relaxed) }
+            if wasOn && !isOn { counter.running.subtract(1, ordering: .relaxed) }
             enabled.store(isOn, ordering: .releasing)
         }
     }

@@ -100,6 +100,7 @@ extension RouteError {
             case unusedConstructCall
             case injectedOutsideLookup
             case heldByAsyncLookup
+            case undeclaredDependency
         }
 
         private let value: Value
@@ -175,5 +176,9 @@ extension RouteError {
         /// suspended, so the synchronous one fails at once instead of blocking its thread, which the async
         /// lookup may need to resume.
         public static let heldByAsyncLookup = Code(.heldByAsyncLookup)
+        /// A lookup took an edge its registration did not declare. Reported, not thrown: to the error
+        /// handler the first time a registration that declared other edges takes it; and listed, for every
+        /// registration, by `RouterTesting`'s `verifyByMaking()`.
+        public static let undeclaredDependency = Code(.undeclaredDependency)
     }
 }

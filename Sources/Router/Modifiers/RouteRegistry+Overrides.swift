@@ -79,8 +79,10 @@ extension RouteRegistry {
 
     /// The table of an override layer over `base`, made of what `overrides` registers, and the layer that
     /// says whether it is still in force.
+    /// With `freshCells`, every shared registration gets a copy with empty cells, built or not (for
+    /// ``makeEachRegistration(supplying:)``, which builds each anew).
     func overrideLayer(
-        over base: SealedTable, _ overrides: (RouteRegistry) throws -> Void
+        over base: SealedTable, _ overrides: (RouteRegistry) throws -> Void, freshCells: Bool = false
     ) throws -> (table: SealedTable, layer: OverrideLayer) {
         let layer = RouteRegistry(maxDepth: maxDepth)
         try overrides(layer)
@@ -93,7 +95,7 @@ extension RouteRegistry {
         var redirect: [ObjectIdentifier: AnyEntry] = [:]
         for entry in base.allEntriesInChain where entry.scope.isShared {
             let current = base.redirect[ObjectIdentifier(entry)] ?? entry
-            guard let copy = current.overrideCopy() else { continue }
+            guard let copy = freshCells ? current.freshCopy() : current.overrideCopy() else { continue }
             inForce.adopt(copy)
             redirect[ObjectIdentifier(current)] = copy
             redirect[ObjectIdentifier(entry)] = copy

@@ -106,6 +106,20 @@ class AnyEntry: @unchecked Sendable {
         throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
     }
 
+    /// ``buildErased(_:)`` with the input its factory takes: a module's configuration.
+    func buildErased(_ resolver: inout Resolver, input: AnyObject?) throws -> Any {
+        try buildErased(&resolver)
+    }
+
+    /// ``buildAsyncErased(_:)`` with the input its factory takes: a module's configuration.
+    nonisolated(nonsending) func buildAsyncErased(_ resolver: inout Resolver, input: AnyObject?) async throws -> Any {
+        try await buildAsyncErased(&resolver)
+    }
+
+    /// A copy of a shared registration with empty cells, whatever exists now; nil when not shared. For a
+    /// layer in which every shared instance is built anew (``RouteRegistry/makeEachRegistration(supplying:)``).
+    func freshCopy() -> AnyEntry? { nil }
+
     /// The registrations of the other keys this one serves; made at sealing (see ``filed(_:)``).
     func alsoEntries() -> [AnyEntry] { [] }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A registration whose destination is statically `Destination`.
 // @safe: its `Borrowed` fields follow `Borrowed`'s invariant; each names its owner beside its declaration.
 @usableFromInline @safe
@@ -47,14 +49,22 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let explicitDependencies: [RouteDependency]?
         let hooks: RouteHooks<Destination>
         let alsoKeys: [AlsoKey<Destination>]
+        /// The factory as registered, when `factory` checks its first run (see `checkingFirstRun`).
+        let uncheckedFactory: (@Sendable (inout Resolver) throws -> Destination)?
+        let factoryDeclaresItsEdges: Bool
 
-        init(spec: RegistrationSpec<Destination>, explicitDependencies: [RouteDependency]?) {
+        init(
+            spec: RegistrationSpec<Destination>, explicitDependencies: [RouteDependency]?,
+            uncheckedFactory: (@Sendable (inout Resolver) throws -> Destination)?
+        ) {
             self.asyncFactory = spec.asyncFactory
             self.makeConfiguration = spec.makeConfiguration
             self.configurationMetatype = spec.configurationType
             self.explicitDependencies = explicitDependencies
             self.hooks = spec.hooks
             self.alsoKeys = spec.alsoKeys
+            self.uncheckedFactory = uncheckedFactory
+            self.factoryDeclaresItsEdges = spec.factoryDeclaresItsEdges
         }
     }
 
@@ -64,20 +74,25 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// `compactMap`, even `Array.count`) on `Destination`-dependent types: each such call looks up type
     /// metadata at run time, which cost more than the rest of a registration together.
     init(id: KeyID, key: KeyDescription, order: Int, site: RegistrationSite, spec: RegistrationSpec<Destination>) {
-        self.factory = spec.factory
+        let hasInjections = !spec.injections.isEmpty
+        let declared = hasInjections ? Self.declared(spec.dependencies, spec.injections) : spec.dependencies
+        // A factory written by the user in a registration that declared edges runs its first run traced,
+        // so that an edge it takes without declaring it reaches the error handler (see `TakenEdges.swift`).
+        let checksFirstRun = !declared.isEmpty && !spec.factoryDeclaresItsEdges
+        self.factory = checksFirstRun ? Self.checkingFirstRun(spec.factory) : spec.factory
         self.injections = spec.injections
         self.didFinish = spec.didFinish
         let cells = unsafe Self.cells(for: spec.scope.kind)
         self.singleton = unsafe cells.singleton
         unsafe self.singletonRef = unsafe cells.singletonRef
         self.weakCell = unsafe cells.weak
-        let hasInjections = !spec.injections.isEmpty
-        let declared = hasInjections ? Self.declared(spec.dependencies, spec.injections) : spec.dependencies
         let explicit = declared.count == spec.dependencies.count ? nil : spec.dependencies
         if spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
-            || explicit != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty
+            || explicit != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty || checksFirstRun
+            || spec.factoryDeclaresItsEdges
         {
-            self.extras = Extras(spec: spec, explicitDependencies: explicit)
+            self.extras = Extras(
+                spec: spec, explicitDependencies: explicit, uncheckedFactory: checksFirstRun ? spec.factory : nil)
         } else {
             self.extras = nil
         }
@@ -125,7 +140,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
 
     /// What this registration was made from, for a modifier to change and the registry to make anew.
     var spec: RegistrationSpec<Destination> {
-        var spec = RegistrationSpec(factory: factory)
+        var spec = RegistrationSpec(factory: extras?.uncheckedFactory ?? factory)
+        spec.factoryDeclaresItsEdges = extras?.factoryDeclaresItsEdges ?? false
         spec.scope = scope
         spec.identifier = identifier
         spec.isDefault = isDefault
@@ -178,6 +194,18 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         }
     }
 
+    /// `factory`, running its first run with the lookup traced, so that each edge it takes is checked
+    /// against the declared ones; every later run is `factory` itself, after one load.
+    private static func checkingFirstRun(
+        _ factory: @escaping @Sendable (inout Resolver) throws -> Destination
+    ) -> @Sendable (inout Resolver) throws -> Destination {
+        let firstRun = FirstRun()
+        return { resolver in
+            guard firstRun.claim() else { return try factory(&resolver) }
+            return try resolver.withEdgesChecked { try factory(&$0) }
+        }
+    }
+
     /// Whether any of the hooks is set.
     private static func hasHooks(_ hooks: RouteHooks<Destination>) -> Bool {
         hooks.willPerform != nil || hooks.didPerform != nil || hooks.willRemove != nil || hooks.didRemove != nil
@@ -202,6 +230,21 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
 
     override nonisolated(nonsending) func buildAsyncErased(_ resolver: inout Resolver) async throws -> Any {
         try await resolver.buildAsync(self)
+    }
+
+    override func buildErased(_ resolver: inout Resolver, input: AnyObject?) throws -> Any {
+        try resolver.build(self, input: input)
+    }
+
+    override nonisolated(nonsending) func buildAsyncErased(_ resolver: inout Resolver, input: AnyObject?) async throws
+        -> Any
+    {
+        try await resolver.buildAsync(self, input: input)
+    }
+
+    override func freshCopy() -> AnyEntry? {
+        guard scope.isShared else { return nil }
+        return Entry(id: id, key: key, order: order, site: site, spec: spec)
     }
 
     override var isAsync: Bool { asyncFactory != nil }
@@ -229,4 +272,14 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     override func makeConfigurationObject() -> AnyObject? { makeConfiguration?() }
 
     override func configurationType() -> String? { configurationName }
+}
+
+/// Whether a factory has had its first run (see `Entry.checkingFirstRun`).
+final class FirstRun: Sendable {
+    private let done = Atomic<Bool>(false)
+
+    /// True for the one call that claims the first run; false for every other.
+    func claim() -> Bool {
+        !done.load(ordering: .relaxed) && !done.exchange(true, ordering: .relaxed)
+    }
 }

@@ -275,6 +275,16 @@ public struct Registration<Destination, Root>: Sendable {
         return try change { $0.alsoKeys.append(also) }
     }
 
+    /// Declares the keys an auto-wired initializer's parameters are looked up by: the factory the library
+    /// made looks up exactly those, so its first run is not checked for undeclared edges.
+    @usableFromInline @discardableResult
+    func wiredDependencies(_ dependencies: [RouteDependency]) throws -> Self {
+        try change { spec in
+            spec.dependencies += dependencies
+            spec.factoryDeclaresItsEdges = true
+        }
+    }
+
     /// Adds an injection or preparation after those added before.
     @usableFromInline
     func adding(_ injection: Injection<Destination>) throws -> Self {

@@ -24,6 +24,9 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
     var isMainActor = false
     var alsoKeys: [AlsoKey<Destination>] = []
+    /// Whether the library made the factory and it looks up exactly the declared keys (auto-wiring, the
+    /// registration serving another key), so that its first run is not checked for undeclared edges.
+    var factoryDeclaresItsEdges = false
 
     @usableFromInline
     init(factory: @escaping @Sendable (inout Resolver) throws -> Destination) {
@@ -80,6 +83,7 @@ extension Entry {
                 hint: "Make the destination adopt \(TypeName.of(Other.self)), or register \(otherKey.full) on its own.")
         }
         spec.dependencies = [RouteDependency(id: id, key: primaryKey, kind: .initializer)]
+        spec.factoryDeclaresItsEdges = true
         // Marked as the registration it serves is: `.oneOfMany()` says so for every key it serves.
         spec.isOneOfMany = isOneOfMany
         return Entry<Other>(id: key.id, key: otherKey, order: order, site: site, spec: spec)

@@ -37,7 +37,7 @@ extension RouteRegistry {
                 repeat try resolver.resolveWired(
                     (each Parameter).self, optional: (each Parameter).self is any WiredOptional.Type))
         }
-        return try registration.dependencies(dependencies)
+        return try registration.wiredDependencies(dependencies)
     }
 
     /// `register(_:initializer:file:line:)` for an initializer of 1
@@ -57,7 +57,7 @@ extension RouteRegistry {
         let firstOptional = First.self is any WiredOptional.Type
         return try register(key, file: file, line: line) { r in
             try initializer(try r.resolveWired(First.self, optional: firstOptional))
-        }.dependencies(.wired(First.self))
+        }.wiredDependencies([.wired(First.self)])
     }
 
     /// `register(_:initializer:file:line:)` for an initializer of 2
@@ -80,7 +80,7 @@ extension RouteRegistry {
             try initializer(
                 try r.resolveWired(First.self, optional: firstOptional),
                 try r.resolveWired(Second.self, optional: secondOptional))
-        }.dependencies(.wired(First.self), .wired(Second.self))
+        }.wiredDependencies([.wired(First.self), .wired(Second.self)])
     }
 
     /// `register(_:initializer:file:line:)` for an initializer of 3
@@ -106,7 +106,7 @@ extension RouteRegistry {
                 try r.resolveWired(First.self, optional: firstOptional),
                 try r.resolveWired(Second.self, optional: secondOptional),
                 try r.resolveWired(Third.self, optional: thirdOptional))
-        }.dependencies(.wired(First.self), .wired(Second.self), .wired(Third.self))
+        }.wiredDependencies([.wired(First.self), .wired(Second.self), .wired(Third.self)])
     }
 
     /// `register(_:initializer:file:line:)` for an initializer of 4
@@ -134,7 +134,7 @@ extension RouteRegistry {
                 try r.resolveWired(Second.self, optional: secondOptional),
                 try r.resolveWired(Third.self, optional: thirdOptional),
                 try r.resolveWired(Fourth.self, optional: fourthOptional))
-        }.dependencies(.wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self))
+        }.wiredDependencies([.wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self)])
     }
 
     /// `register(_:initializer:file:line:)` for an initializer of 5
@@ -164,8 +164,9 @@ extension RouteRegistry {
                 try r.resolveWired(Third.self, optional: thirdOptional),
                 try r.resolveWired(Fourth.self, optional: fourthOptional),
                 try r.resolveWired(Fifth.self, optional: fifthOptional))
-        }.dependencies(
-            .wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self), .wired(Fifth.self))
+        }.wiredDependencies([
+            .wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self), .wired(Fifth.self),
+        ])
     }
 
     /// `register(_:initializer:file:line:)` for an initializer of 6
@@ -197,9 +198,10 @@ extension RouteRegistry {
                 try r.resolveWired(Fourth.self, optional: fourthOptional),
                 try r.resolveWired(Fifth.self, optional: fifthOptional),
                 try r.resolveWired(Sixth.self, optional: sixthOptional))
-        }.dependencies(
+        }.wiredDependencies([
             .wired(First.self), .wired(Second.self), .wired(Third.self), .wired(Fourth.self), .wired(Fifth.self),
-            .wired(Sixth.self))
+            .wired(Sixth.self),
+        ])
     }
 }
 

@@ -46,7 +46,7 @@ extension RouteRegistry {
         repeat dependencies.append(RouteDependency.initializer(each keys).lookedUpWithoutArguments)
         return try register(key, file: file, line: line) { resolver in
             try initializer(repeat try resolver.resolve(each keys))
-        }.dependencies(dependencies)
+        }.wiredDependencies(dependencies)
     }
 
     /// Registers an initializer as the factory, each parameter looked up by its type's key, with the
@@ -74,7 +74,7 @@ extension RouteRegistry {
         repeat dependencies.append(.wired((each Parameter).self))
         return try register(key, as: implementation, file: file, line: line) { resolver in
             try initializer(repeat try resolver.resolve(RoutableService<each Parameter>(wiring: (each Parameter).self)))
-        }.dependencies(dependencies)
+        }.wiredDependencies(dependencies)
     }
 
     /// Registers a main-actor initializer as the factory (a view model's, a screen's), each parameter
@@ -102,7 +102,7 @@ extension RouteRegistry {
         repeat dependencies.append(.wired((each Parameter).self))
         return try registerOnMainActor(key, file: file, line: line) { resolver in
             try initializer(repeat try resolver.resolve(RoutableService<each Parameter>(wiring: (each Parameter).self)))
-        }.dependencies(dependencies)
+        }.wiredDependencies(dependencies)
     }
 
     /// ``registerOnMainActor(_:initializer:file:line:)`` with the modifiers working on `implementation`'s
@@ -125,6 +125,6 @@ extension RouteRegistry {
         repeat dependencies.append(.wired((each Parameter).self))
         return try registerOnMainActor(key, as: implementation, file: file, line: line) { resolver in
             try initializer(repeat try resolver.resolve(RoutableService<each Parameter>(wiring: (each Parameter).self)))
-        }.dependencies(dependencies)
+        }.wiredDependencies(dependencies)
     }
 }

@@ -134,7 +134,7 @@ extension RouteRegistry {
                     .destinationTypeMismatch, key: "\"\(identifier)\"",
                     reason:
                         "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(registered)), which is not \(TypeName.of(Destination.self)).",
-                    hint: "It is registered as \(entry.key.full); ask for that protocol.")
+                    hint: Self.askForWhatItMakes(entry))
             }
             let made = try entry.buildErased(&resolver)
             guard let typed = made as? Destination else {
@@ -142,10 +142,17 @@ extension RouteRegistry {
                     .destinationTypeMismatch, key: "\"\(identifier)\"",
                     reason:
                         "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
-                    hint: "It is registered as \(entry.key.full); ask for that protocol.")
+                    hint: Self.askForWhatItMakes(entry))
             }
             return typed
         }
+    }
+
+    /// The hint of an identifier lookup that asked for the wrong type: the key it is registered under, and
+    /// the type to ask for, which is what the registration makes (for a module key, not its configuration
+    /// protocol).
+    static func askForWhatItMakes(_ entry: AnyEntry) -> String {
+        "It is registered as \(entry.key.full); ask for the type it makes, \(TypeName.of(entry.key.destination))."
     }
 
     // MARK: The door

@@ -63,6 +63,8 @@ import Synchronization
     let tracer: Tracer
     let routing = Locked(RoutingState())
     private let errorHandlerStorage = Locked<(@Sendable (RouteError) -> Void)?>(nil)
+    /// The undeclared edges already reported to the error handler, each once (see `TakenEdges.swift`).
+    let reportedEdges = Locked<Set<ReportedEdge>>([])
 
     /// Makes an empty, open registry.
     ///

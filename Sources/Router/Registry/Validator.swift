@@ -170,7 +170,7 @@ struct Validator {
                             .unregisteredKey, key: dependency.key.full, path: [entry.key.short, dependency.key.short],
                             reason:
                                 "\(entry.key.full) from \(entry.owner) depends on \(dependency.key.full), which has no router.",
-                            hint: "Register \(dependency.key.full), or load the module that does."))
+                            hint: Self.missingDependencyHint(dependency)))
                 } else if dependency.isLookedUpWithoutArguments,
                     !candidates.contains(where: { $0.argumentTypes == nil })
                 {
@@ -188,6 +188,19 @@ struct Validator {
             }
         }
         return problems
+    }
+
+    /// What to do about a dependency with no router: register it; but an auto-wired initializer parameter of
+    /// a value type (a `String`, a number, a struct) is not a service anyone registers, and takes a runtime
+    /// argument or a `wiring:` key instead.
+    private static func missingDependencyHint(_ dependency: RouteDependency) -> String {
+        let key = dependency.key
+        guard dependency.kind == .initializer, dependency.isLookedUpWithoutArguments, key.qualifier == .none,
+            TypeShape.isValue(key.type)
+        else { return "Register \(key.full), or load the module that does." }
+        let type = TypeName.of(key.type)
+        return
+            "\(type) is a value, not a service: an auto-wired initializer looks each parameter up by its type's key. Pass it at each lookup as a runtime argument (register(_:arguments:) with a closure factory, makeDestination(to:arguments:)), or register the initializer with wiring: and give that parameter a named or tagged key (wiring: .key(.someKey.named(\"…\")), …) registered to make it."
     }
 
     /// A dependency the library looks up without arguments, on a key whose every registration takes some.

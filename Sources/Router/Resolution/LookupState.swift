@@ -277,6 +277,16 @@ extension LookupState {
         return try body()
     }
 
+    /// Runs `body` with the lookup traced, so that every build in it notes the edge it takes (see
+    /// `Resolver.noteTakenEdge`), then restores the flag: the first run of a factory whose registration
+    /// declared edges (`Resolver.withEdgesChecked`).
+    func withTracing<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let was = unsafe context.tracing
+        unsafe context.tracing = true
+        defer { unsafe context.tracing = was }
+        return try body()
+    }
+
     // The three scopes a nested level enters are opened and closed by a pair of calls (the opening one
     // returns what the closing one restores) rather than by a closure: in a debug build each closure is
     // a frame of its own per level, and a 64 KiB thread must fit a few levels.

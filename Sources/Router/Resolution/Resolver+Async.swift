@@ -30,6 +30,8 @@ extension Resolver {
             }
             return try synchronously { resolver in try resolver.build(entry) }
         }
+        // An async factory's edge, noted as `buildTraced` notes a synchronous one's (TakenEdges.swift).
+        if tracing { noteTakenEdge(to: entry) }
         if entry.isPlainTransient && injecting == 0 {
             // What `existingInstance` does for it, without its optional result (unspecialized here, a
             // `Destination?` costs two runtime metadata requests per lookup): a transient with nothing to

@@ -293,7 +293,10 @@ extension Resolver {
 
     @usableFromInline
     mutating func buildTraced<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        guard let tracer = table.tracer else { return try buildSlow(entry) }
+        // The edge this build takes, for a recording or the undeclared-edge check (TakenEdges.swift); a
+        // lookup traced only for that check (`withEdgesChecked`) emits no steps.
+        noteTakenEdge(to: entry)
+        guard table.isTracing, let tracer = table.tracer else { return try buildSlow(entry) }
         let clock = ContinuousClock()
         let start = clock.now
         let before = unsafe state.frames.constructions

@@ -1,0 +1,112 @@
+import Synchronization
+
+// The edges lookups really take, seen where a traced lookup builds (`Resolver.buildTraced`): recorded for
+// `makeEachRegistration(supplying:)`, and checked against what the registration declared, so that the error
+// handler hears the first time a registration that declared edges takes one it did not.
+//
+// No lookup pays for this unless it is traced: a trace handler or a recording traces every lookup of the
+// family, and a factory whose registration declared edges runs traced on its first run only
+// (`Entry.checkingFirstRun`).
+
+/// The edges a `makeEachRegistration(supplying:)` call saw its lookups take, filed by the task that makes
+/// them, so that lookups of other tasks are not mixed in.
+final class EdgeRecorder: Sendable {
+    /// The recorder of the running `makeEachRegistration(supplying:)` call, if any.
+    @TaskLocal static var current: EdgeRecorder?
+
+    /// One edge: the registration whose factory or preparation was running, and the one it asked for.
+    struct Taken: Sendable {
+        let dependent: AnyEntry
+        let target: AnyEntry
+        let inPreparation: Bool
+    }
+
+    private let taken = Locked<[Taken]>([])
+
+    func note(_ edge: Taken) {
+        taken.withLock { $0.append(edge) }
+    }
+
+    /// Every edge noted so far, in order.
+    var all: [Taken] { taken.withLock { $0 } }
+}
+
+/// A reported undeclared edge: the registration (by key and position, so that its copies in override
+/// layers count as the same one) and the key it took; kept by the registry, so that each is reported once.
+struct ReportedEdge: Hashable, Sendable {
+    let dependent: KeyID
+    let dependentName: String?
+    let order: Int
+    let target: KeyID
+    let name: String?
+}
+
+extension AnyEntry {
+    /// Whether the registration declared the key of `target` (as any kind of edge: an initializer, a
+    /// property, a lazy or a many edge all cover the lookups of their key).
+    func declaresEdge(to target: AnyEntry) -> Bool {
+        dependencies.contains { $0.id == target.id && $0.key.name == target.key.name }
+    }
+}
+
+extension Resolver {
+    /// Notes that this lookup builds `target` for the registration whose factory or preparation is running:
+    /// into the task's recording when there is one, else checked against that registration's declared
+    /// edges. Out of line, and only ever called from a traced build.
+    @usableFromInline
+    mutating func noteTakenEdge(to target: AnyEntry) {
+        guard let dependent = dependentEntry, dependent !== target else { return }
+        let inPreparation = unsafe injecting > 0 && top == state.preparations.preparationTop
+        if let recorder = EdgeRecorder.current {
+            recorder.note(.init(dependent: dependent, target: target, inPreparation: inPreparation))
+            return
+        }
+        guard !dependent.dependencies.isEmpty, !dependent.declaresEdge(to: target),
+            let registry = table.reporter.registry
+        else { return }
+        registry.reportUndeclaredEdge(from: dependent, to: target, inPreparation: inPreparation)
+    }
+
+    /// The registration whose factory or preparation is running now: the object being prepared, or the
+    /// innermost running factory's.
+    private var dependentEntry: AnyEntry? {
+        if let graph, current >= 0 { return unsafe graph.nodes[Int(current)].entryRef.object }
+        return unsafe top?.pointee.entry.object
+    }
+
+    /// Runs `body` (a factory) with the lookup traced, so that the edges it takes are checked.
+    mutating func withEdgesChecked<Result>(_ body: (inout Resolver) throws -> Result) rethrows -> Result {
+        try unsafe state.withTracing { try body(&self) }
+    }
+}
+
+extension RouteRegistry {
+    /// Reports to the error handler, once per registration and key, that `dependent` took an edge to
+    /// `target` that it did not declare, while it declared others.
+    func reportUndeclaredEdge(from dependent: AnyEntry, to target: AnyEntry, inPreparation: Bool) {
+        let edge = ReportedEdge(
+            dependent: dependent.id, dependentName: dependent.key.name, order: dependent.order, target: target.id,
+            name: target.key.name)
+        guard reportedEdges.withLock({ $0.insert(edge).inserted }) else { return }
+        _ = report(RouteError.undeclaredEdge(from: dependent, to: target, inPreparation: inPreparation))
+    }
+}
+
+extension RouteError {
+    /// A lookup took an edge its registration did not declare (reported, or listed by a recording).
+    static func undeclaredEdge(from dependent: AnyEntry, to target: AnyEntry, inPreparation: Bool) -> RouteError {
+        let stage = inPreparation ? "a preparation" : "its factory"
+        let kind = inPreparation ? "property" : "initializer"
+        let declared =
+            dependent.dependencies.isEmpty
+            ? "declares no dependencies"
+            : "declares only \(dependent.dependencies.map(\.key.short).joined(separator: ", "))"
+        return RouteError(
+            .undeclaredDependency, key: dependent.key.full, path: [dependent.key.short, target.key.short],
+            reason:
+                "\(dependent.key.full) from \(dependent.owner) looked up \(target.key.full) in \(stage), but \(declared).",
+            hint:
+                "Declare it, .dependencies(.\(kind)(…)) (or .lazy, .many), so that sealing checks it and the graph shows it."
+        )
+    }
+}
