@@ -4,8 +4,10 @@ import ShopApp
 
 // The bookshop: load the modules into a registry, seal it, and route every command by key.
 
-let userScope = CustomScope("user")
-let modules = ShopModules.all(userScope: userScope)
+// The features find themselves: each declares a record (see `ModuleDiscovery`), so the app names only its
+// wiring. Discovery's problems are reported, not fatal: the app goes on with what it found.
+let discovery = ModuleDiscovery.loadedImages()
+for problem in discovery.problems { printError("Discovery: \(problem.description)") }
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 /// Prints `text` with the control characters input may have put in it escaped: a search or path typed (or
@@ -26,7 +28,7 @@ func fail(_ message: String) -> Never {
 
 let registry: RouteRegistry
 do {
-    registry = try RouteRegistry(modules: modules)
+    registry = try RouteRegistry(discovering: discovery, modules: ShopModules.wiring)
 } catch let error as RouteError {
     fail("The app's modules do not fit together: \(error.description)")
 } catch {

@@ -45,6 +45,16 @@ public struct CatalogModule: RouteModule {
     ]
 }
 
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`).
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let catalogModuleRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(CatalogModule()) })
+#endif
+
 private final class InMemoryCatalog: Catalog {
     let books: [Book]
 

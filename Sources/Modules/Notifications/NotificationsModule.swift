@@ -21,6 +21,16 @@ public struct NotificationsModule: RouteModule {
     }
 }
 
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`).
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let notificationsModuleRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(NotificationsModule()) })
+#endif
+
 private struct NewsBadge: BadgeCounter {
     let label = "news"
     let count: Int

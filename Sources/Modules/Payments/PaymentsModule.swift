@@ -22,6 +22,16 @@ public struct PaymentsModule: RouteModule {
     }
 }
 
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`).
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let paymentsModuleRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(PaymentsModule()) })
+#endif
+
 private final class SimulatedGateway: PaymentGateway {
     private let limit: Int
     private let lastTransaction = Mutex(1_000)

@@ -100,6 +100,9 @@ extension RouteError {
             case unusedConstructCall
             case injectedOutsideLookup
             case heldByAsyncLookup
+            case invalidModuleRecord
+            case pluginLoadFailed
+            case discoveryUnavailable
         }
 
         private let value: Value
@@ -175,5 +178,12 @@ extension RouteError {
         /// suspended, so the synchronous one fails at once instead of blocking its thread, which the async
         /// lookup may need to resume.
         public static let heldByAsyncLookup = Code(.heldByAsyncLookup)
+        /// A discovery record could not be used: another version, no accessor, or a module made by another
+        /// copy of Router (see ``ModuleDiscovery``).
+        public static let invalidModuleRecord = Code(.invalidModuleRecord)
+        /// A plugin library, or its directory, could not be loaded or declares no module.
+        public static let pluginLoadFailed = Code(.pluginLoadFailed)
+        /// Module discovery is not available in this build (before Swift 6.3, or on an unsupported platform).
+        public static let discoveryUnavailable = Code(.discoveryUnavailable)
     }
 }
