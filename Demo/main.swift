@@ -4,10 +4,8 @@ import ShopApp
 
 // The bookshop: load the modules into a registry, seal it, and route every command by key.
 
-// The features find themselves: each declares a record (see `ModuleDiscovery`), so the app names only its
-// wiring. Discovery's problems are reported, not fatal: the app goes on with what it found.
-let discovery = ModuleDiscovery.loadedImages()
-for problem in discovery.problems { printError("Discovery: \(problem.description)") }
+let userScope = CustomScope("user")
+let modules = ShopModules.all(userScope: userScope)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 /// Prints `text` with the control characters input may have put in it escaped: a search or path typed (or
@@ -28,7 +26,7 @@ func fail(_ message: String) -> Never {
 
 let registry: RouteRegistry
 do {
-    registry = try RouteRegistry(discovering: discovery, modules: ShopModules.wiring)
+    registry = try RouteRegistry(modules: modules)
 } catch let error as RouteError {
     fail("The app's modules do not fit together: \(error.description)")
 } catch {

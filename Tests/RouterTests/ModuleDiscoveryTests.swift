@@ -79,6 +79,18 @@ import Testing
             discovery.modules.map(\.name).filter { $0.hasPrefix("Discovery") }
         }
 
+        /// A registry with this file's discovered modules (the test image also holds the shop's features,
+        /// which need the shop's wiring), then `modules`, sealed.
+        private func fixtureRegistry(_ modules: [any RouteModule], maxDepth: Int = 1_000) throws -> RouteRegistry {
+            let registry = RouteRegistry(maxDepth: maxDepth)
+            for found in ModuleDiscovery.loadedImages().modules where found.name.hasPrefix("Discovery") {
+                try registry.load(found)
+            }
+            for module in modules { try registry.load(module) }
+            try registry.seal()
+            return registry
+        }
+
         @Test func discoveryFindsTheModulesOfTheLoadedImagesInTypeNameOrder() {
             let discovery = ModuleDiscovery.loadedImages()
             #expect(ModuleDiscovery.isAvailable)
@@ -94,8 +106,7 @@ import Testing
                     try registry.register(.engine) { _ in V8() }
                 }
             }
-            let registry = try RouteRegistry(
-                discovering: .loadedImages(), modules: [Explicit()])
+            let registry = try fixtureRegistry([Explicit()])
             #expect(try registry.makeDestination(to: .salutation).greeting == "hello")
             #expect(try registry.makeDestination(to: .valediction).farewell == "bye")
             #expect(try registry.makeDestination(to: .engine) is V8)
@@ -108,10 +119,11 @@ import Testing
                 }
             }
             let error = #expect(throws: RouteError.self) {
-                try RouteRegistry(discovering: .loadedImages(), modules: [AlsoGreets()])
+                try fixtureRegistry([AlsoGreets()])
             }
             #expect(error?.code == .validationFailed)
             let message = error?.description ?? ""
+            #expect(message.hasPrefix("Sealing found 1 problem:"), "\(message)")
             #expect(message.contains("DiscoveryAlphaModule"), "\(message)")
             #expect(message.contains("AlsoGreets"), "\(message)")
         }
@@ -140,7 +152,7 @@ import Testing
 
         @Test func aDiscoveredModuleWhoseRegisterThrowsIsALineOfSealingsReport() throws {
             let error = #expect(throws: RouteError.self) {
-                try RouteRegistry(discovering: .loadedImages(), maxDepth: 7)
+                try fixtureRegistry([], maxDepth: 7)
             }
             #expect(error?.code == .validationFailed)
             #expect(
@@ -188,7 +200,9 @@ import Testing
             #expect(discovery.modules.count == before)
             let plugin = discovery.problems.filter { $0.code == .pluginLoadFailed }
             #expect(plugin.count == 1, "\(plugin)")
-            #expect(plugin.first?.reason.hasPrefix("The plugin \(directory.path)/libBroken.so could not be loaded: ") == true)
+            #expect(
+                plugin.first?.reason.hasPrefix("The plugin \(directory.path)/libBroken.so could not be loaded: ")
+                    == true)
         }
     }
 #endif

@@ -104,7 +104,8 @@ enum ImageSections {
         let isExecutable: Bool
 
         func read(section name: String) -> LoadedImage {
-            guard let table = ELFSectionTable(reading: { offset, count in readFile(file, offset: offset, count: count) })
+            guard
+                let table = ELFSectionTable(reading: { offset, count in readFile(file, offset: offset, count: count) })
             else { return LoadedImage(path: path, section: [], problem: nil) }
             guard table.loadSegments == segments.filter(\.isLoad) else {
                 return LoadedImage(
@@ -175,7 +176,8 @@ enum ImageSections {
                     let path = isExecutable ? executablePath() : name
                     let file = isExecutable ? "/proc/self/exe" : name
                     if !file.isEmpty {
-                        unsafe list.pointee.append(ELFImage(
+                        unsafe list.pointee.append(
+                            ELFImage(
                                 path: path, file: file, base: base, segments: segments, isExecutable: isExecutable))
                     }
                     return 0

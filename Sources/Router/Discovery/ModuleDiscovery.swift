@@ -129,7 +129,9 @@ public struct ModuleDiscovery: Sendable {
             return problems.append(
                 pluginProblem(
                     directory, "The plugin directory \"\(directory)\" is not an absolute path.",
-                    hint: "Name the directory by its absolute path; plugins are never looked up relative to the working directory."))
+                    hint:
+                        "Name the directory by its absolute path; plugins are never looked up relative to the working directory."
+                ))
         }
         guard let names = ImageSections.entries(of: directory) else {
             return problems.append(
@@ -170,7 +172,8 @@ public struct ModuleDiscovery: Sendable {
         problems.append(
             RouteError(
                 .discoveryUnavailable, key: "ModuleDiscovery",
-                reason: "Module discovery is unavailable in this build: it needs Swift 6.3's @section and @used, on Linux or an Apple platform.",
+                reason:
+                    "Module discovery is unavailable in this build: it needs Swift 6.3's @section and @used, on Linux or an Apple platform.",
                 hint: "Pass the modules explicitly: RouteRegistry(modules:)."))
     }
 
@@ -200,7 +203,8 @@ public struct ModuleDiscovery: Sendable {
             if image.section.count % stride != 0 {
                 problems.append(
                     recordProblem(
-                        image.path, "Its section \(Self.sectionName) is \(image.section.count) bytes long, not a whole number of \(stride)-byte records.",
+                        image.path,
+                        "Its section \(Self.sectionName) is \(image.section.count) bytes long, not a whole number of \(stride)-byte records.",
                         hint: "Place only RouteModuleRecord values in that section."))
             }
             for index in 0..<(image.section.count / stride) {
@@ -213,7 +217,9 @@ public struct ModuleDiscovery: Sendable {
                         recordProblem(
                             image.path,
                             "The \(record) has version \(version); this Router reads version \(Self.recordVersion).",
-                            hint: "Rebuild the library against this app's Router, writing \(Self.recordVersion) as the record's version."))
+                            hint:
+                                "Rebuild the library against this app's Router, writing \(Self.recordVersion) as the record's version."
+                        ))
                     continue
                 }
                 // The version matched, so this is a RouteModuleRecord: see `ImageSections.accessor(at:)`.
@@ -229,7 +235,9 @@ public struct ModuleDiscovery: Sendable {
                         recordProblem(
                             image.path,
                             "The \(record) made its module with another copy of Router, which this one cannot read.",
-                            hint: "Link the library against the app's own Router (see \"Modules that find themselves\") and return ModuleDiscovery.export(YourModule()) from the accessor."))
+                            hint:
+                                "Link the library against the app's own Router (see \"Modules that find themselves\") and return ModuleDiscovery.export(YourModule()) from the accessor."
+                        ))
                     continue
                 }
                 found.append((String(reflecting: type(of: module)), module))
