@@ -40,14 +40,26 @@ import Testing
     #else
         @used @section("router_modules")
     #endif
-    let zuluRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(DiscoveryZuluModule()) })
+    let zuluRecord: RouteModuleRecord = (1, 0, { ModuleDiscovery.export(DiscoveryZuluModule()) })
 
     #if objectFormat(MachO)
         @used @section("__DATA_CONST,__router_modules")
     #else
         @used @section("router_modules")
     #endif
-    let alphaRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(DiscoveryAlphaModule()) })
+    let alphaRecord: RouteModuleRecord = (1, 0, { ModuleDiscovery.export(DiscoveryAlphaModule()) })
+
+    /// Sorted last by name, first by its order number.
+    struct DiscoveryMikeModule: RouteModule {
+        func register(in registry: RouteRegistry) throws {}
+    }
+
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let mikeRecord: RouteModuleRecord = (1, -5, { ModuleDiscovery.export(DiscoveryMikeModule()) })
 
     /// A record of a future layout: refused by its version, its accessor never called.
     #if objectFormat(MachO)
@@ -72,7 +84,7 @@ import Testing
     #else
         @used @section("router_modules")
     #endif
-    let foreignRecord: RouteModuleRecord = (1, { 12_345 })
+    let foreignRecord: RouteModuleRecord = (1, 0, { 12_345 })
 
     @Suite struct ModuleDiscoveryTests {
         private func fixtureNames(_ discovery: ModuleDiscovery) -> [String] {
@@ -91,10 +103,11 @@ import Testing
             return registry
         }
 
-        @Test func discoveryFindsTheModulesOfTheLoadedImagesInTypeNameOrder() {
+        @Test func discoveryFindsTheModulesOfTheLoadedImagesByOrderNumberThenTypeName() {
             let discovery = ModuleDiscovery.loadedImages()
             #expect(ModuleDiscovery.isAvailable)
-            #expect(fixtureNames(discovery) == ["DiscoveryAlphaModule", "DiscoveryZuluModule"])
+            #expect(fixtureNames(discovery) == ["DiscoveryMikeModule", "DiscoveryAlphaModule", "DiscoveryZuluModule"])
+            #expect(discovery.modules.first { $0.name == "DiscoveryMikeModule" }?.order == -5)
             let alpha = discovery.modules.first { $0.name == "DiscoveryAlphaModule" }
             #expect(alpha?.isExecutable == true)
             #expect(alpha?.image == URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)

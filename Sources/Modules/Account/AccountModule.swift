@@ -22,14 +22,15 @@ public struct AccountModule: UserScopedModule {
     }
 }
 
-// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`).
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
 #if compiler(>=6.3)
     #if objectFormat(MachO)
         @used @section("__DATA_CONST,__router_modules")
     #else
         @used @section("router_modules")
     #endif
-    let accountModuleRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(AccountModule()) })
+    let accountModuleRecord: RouteModuleRecord = (1, 10, { ModuleDiscovery.export(AccountModule()) })
 #endif
 
 private final class SessionStore: UserSession {

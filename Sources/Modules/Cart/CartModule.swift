@@ -37,14 +37,15 @@ public struct CartModule: UserScopedModule {
     }
 }
 
-// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`).
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
 #if compiler(>=6.3)
     #if objectFormat(MachO)
         @used @section("__DATA_CONST,__router_modules")
     #else
         @used @section("router_modules")
     #endif
-    let cartModuleRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(CartModule()) })
+    let cartModuleRecord: RouteModuleRecord = (1, 30, { ModuleDiscovery.export(CartModule()) })
 #endif
 
 private final class CartConfiguration: ModuleConfiguration<any Cart>, CartModuleConfig {

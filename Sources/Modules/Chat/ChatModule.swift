@@ -43,14 +43,15 @@ public struct ChatModule: UserScopedModule {
     }
 }
 
-// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`).
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
 #if compiler(>=6.3)
     #if objectFormat(MachO)
         @used @section("__DATA_CONST,__router_modules")
     #else
         @used @section("router_modules")
     #endif
-    let chatModuleRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(ChatModule()) })
+    let chatModuleRecord: RouteModuleRecord = (1, 70, { ModuleDiscovery.export(ChatModule()) })
 #endif
 
 private final class SupportChat: ChatSession {

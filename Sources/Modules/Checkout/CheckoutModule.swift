@@ -43,14 +43,15 @@ public struct CheckoutModule: UserScopedModule {
     }
 }
 
-// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`).
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
 #if compiler(>=6.3)
     #if objectFormat(MachO)
         @used @section("__DATA_CONST,__router_modules")
     #else
         @used @section("router_modules")
     #endif
-    let checkoutModuleRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(CheckoutModule()) })
+    let checkoutModuleRecord: RouteModuleRecord = (1, 50, { ModuleDiscovery.export(CheckoutModule()) })
 #endif
 
 private final class OrderList: OrderHistory {

@@ -191,7 +191,8 @@ enum ImageSections {
         var buffer = [CChar](repeating: 0, count: 4096)
         // Invariant: readlink writes at most `count - 1` bytes into the buffer it is given.
         let count = unsafe buffer.withUnsafeMutableBufferPointer { buffer in
-            unsafe readlink("/proc/self/exe", buffer.baseAddress!, buffer.count - 1)
+            guard let start = buffer.baseAddress else { return -1 }
+            return unsafe readlink("/proc/self/exe", start, buffer.count - 1)
         }
         guard count > 0 else { return "/proc/self/exe" }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -208,7 +209,8 @@ enum ImageSections {
         while done < count {
             let read = unsafe bytes.withUnsafeMutableBytes { buffer in
                 // Invariant: the destination is the rest of `bytes`, `count - done` bytes long.
-                unsafe pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                guard let start = buffer.baseAddress else { return -1 }
+                return unsafe pread(descriptor, start + done, count - done, off_t(offset) + off_t(done))
             }
             guard read > 0 else { return nil }
             done += read

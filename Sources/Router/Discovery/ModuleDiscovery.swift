@@ -5,7 +5,8 @@ import Synchronization
 public typealias RouteModuleAccessor = @convention(c) () -> UInt
 
 /// What a module places in the discovery section to be found: the record layout's version (write
-/// ``ModuleDiscovery/recordVersion``'s value, `1`, as a literal) and the accessor that makes the module.
+/// ``ModuleDiscovery/recordVersion``'s value, `1`, as a literal), the module's place in the load order
+/// (lower loads first; `0` when the order does not matter) and the accessor that makes the module.
 ///
 /// One declaration, next to the module, with Swift 6.3's `@used` and `@section` (the section's name is the
 /// object format's, hence the two spellings):
@@ -17,10 +18,10 @@ public typealias RouteModuleAccessor = @convention(c) () -> UInt
 ///     #else
 ///         @used @section("router_modules")
 ///     #endif
-///     let catalogModuleRecord: RouteModuleRecord = (1, { ModuleDiscovery.export(CatalogModule()) })
+///     let catalogModuleRecord: RouteModuleRecord = (1, 0, { ModuleDiscovery.export(CatalogModule()) })
 /// #endif
 /// ```
-public typealias RouteModuleRecord = (version: UInt32, accessor: RouteModuleAccessor)
+public typealias RouteModuleRecord = (version: UInt32, order: Int32, accessor: RouteModuleAccessor)
 
 /// A module found by ``ModuleDiscovery``, with the image (executable or library) its record is in.
 public struct DiscoveredModule: Sendable {
@@ -30,6 +31,8 @@ public struct DiscoveredModule: Sendable {
     public let image: String
     /// Whether that image is the executable (rather than a shared library or a plugin).
     public let isExecutable: Bool
+    /// The place in the load order its record gave (lower loads first).
+    public let order: Int32
 
     /// The name the module's registrations and messages carry: its type, followed by its image's file name
     /// when that is not the executable, e.g. `GiftCardsModule (libGiftCardsPlugin.so)`.
@@ -50,19 +53,21 @@ public struct DiscoveredModule: Sendable {
 /// let registry = try RouteRegistry(discovering: discovery, modules: [WiringModule()])
 /// ```
 ///
-/// The order is deterministic: images in the order the dynamic loader loaded them (the executable first,
-/// plugins in the order their file names sort), and within an image, modules by their fully qualified type
-/// name. Nothing found is fatal: every record or file that could not be used is one ``problems`` entry
+/// The order is deterministic: by the records' ``RouteModuleRecord`` order numbers, then by image in the
+/// order the dynamic loader loaded them (the executable first, plugins in the order their file names sort),
+/// then by fully qualified type name. The linker's order of records is never used: it is no contract.
+/// Nothing found is fatal: every record or file that could not be used is one ``problems`` entry
 /// naming its image, and the modules that could be made are kept.
 public struct ModuleDiscovery: Sendable {
     /// The version of ``RouteModuleRecord``'s layout and of the hand-over through ``export(_:)`` this Router
     /// reads. A record with another version is refused (``RouteError/Code/invalidModuleRecord``), never read.
     public static let recordVersion: UInt32 = 1
 
-    /// The name of the section records are placed in, as this platform's object format spells it.
     #if canImport(Darwin)
+        /// The name of the section records are placed in, as this platform's object format spells it.
         public static let sectionName = "__DATA_CONST,__router_modules"
     #else
+        /// The name of the section records are placed in, as this platform's object format spells it.
         public static let sectionName = "router_modules"
     #endif
 
@@ -77,7 +82,13 @@ public struct ModuleDiscovery: Sendable {
     }
 
     /// The modules found, in load order.
-    public private(set) var modules: [DiscoveredModule] = []
+    public var modules: [DiscoveredModule] {
+        found.enumerated().sorted { left, right in
+            (left.element.order, left.offset) < (right.element.order, right.offset)
+        }.map(\.element)
+    }
+    /// The modules found, by image in load order, then by type name within an image.
+    private var found: [DiscoveredModule] = []
     /// Every record, library or directory that could not be used, each naming its image or file.
     public private(set) var problems: [RouteError] = []
     /// The images whose records have been read, so that an image is never read twice.
@@ -149,10 +160,10 @@ public struct ModuleDiscovery: Sendable {
                         hint: "Check that it is a library built for this platform against this app's Router."))
                 continue
             }
-            let before = modules.count
+            let before = found.count
             let problemsBefore = problems.count
             readLoadedImages { $0 == path }
-            if modules.count == before && problems.count == problemsBefore {
+            if found.count == before && problems.count == problemsBefore {
                 problems.append(
                     pluginProblem(
                         path, "The plugin \(path) declares no module.",
@@ -197,7 +208,7 @@ public struct ModuleDiscovery: Sendable {
                         hint: "Restart the app after replacing a library it has loaded."))
                 continue
             }
-            var found: [(order: String, module: any RouteModule)] = []
+            var made: [(name: String, order: Int32, module: any RouteModule)] = []
             let stride = MemoryLayout<RouteModuleRecord>.stride
             let accessorOffset = stride - MemoryLayout<UInt>.size
             if image.section.count % stride != 0 {
@@ -210,6 +221,7 @@ public struct ModuleDiscovery: Sendable {
             for index in 0..<(image.section.count / stride) {
                 let start = index * stride
                 let version = image.section.value(at: start, size: 4)
+                let order = Int32(truncatingIfNeeded: image.section.value(at: start + 4, size: 4))
                 let address = image.section.value(at: start + accessorOffset, size: MemoryLayout<UInt>.size)
                 let record = "record \(index + 1) of \(image.path)"
                 guard version == UInt64(Self.recordVersion) else {
@@ -240,13 +252,14 @@ public struct ModuleDiscovery: Sendable {
                         ))
                     continue
                 }
-                found.append((String(reflecting: type(of: module)), module))
+                made.append((String(reflecting: type(of: module)), order, module))
             }
             // Sorted by type name within the image: the linker's order of a section's records is not a
             // contract.
-            for (_, module) in found.sorted(by: { $0.order < $1.order }) {
-                modules.append(
-                    DiscoveredModule(module: module, image: image.path, isExecutable: image.isExecutable))
+            for (_, order, module) in made.sorted(by: { $0.name < $1.name }) {
+                found.append(
+                    DiscoveredModule(
+                        module: module, image: image.path, isExecutable: image.isExecutable, order: order))
             }
         }
     }
