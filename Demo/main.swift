@@ -22,9 +22,14 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// The directory the demo loads plugins from: `plugins` next to its own executable (never one relative to
-/// the working directory). Nil when there is none: the demo then runs with its linked features alone.
+/// The directory the demo loads plugins from: the one `SHOP_PLUGINS` names (`off` for none), or else
+/// `plugins` next to its own executable when that exists. Never one relative to the working directory:
+/// `loadPlugins(from:)` refuses a relative path.
 func pluginDirectory() -> String? {
+    if let named = getenv("SHOP_PLUGINS") {
+        let directory = String(cString: named)
+        return directory == "off" ? nil : directory
+    }
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = buffer.withUnsafeMutableBufferPointer { buffer in
         guard let start = buffer.baseAddress else { return -1 }

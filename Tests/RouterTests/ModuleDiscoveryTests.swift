@@ -200,6 +200,28 @@ import Testing
             #expect(discovery.problems.first?.reason == "The plugin directory \"plugins\" is not an absolute path.")
         }
 
+        @Test func aLibraryWithoutRecordsIsAProblem() throws {
+            // A copy of the C math library, which this process has loaded: a real library with no records.
+            // Read to the end: /proc files report a size of 0.
+            let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+            let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            let libm = try #require(
+                maps.split(separator: "\n").compactMap { line in line.split(separator: " ").last.map(String.init) }
+                    .first { $0.hasPrefix("/") && $0.contains("/libm.so") })
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("router-plugins-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try FileManager.default.copyItem(
+                at: URL(fileURLWithPath: libm), to: directory.appendingPathComponent("libNoRecords.so"))
+            var discovery = ModuleDiscovery()
+            discovery.loadPlugins(from: directory.path)
+            #expect(
+                discovery.problems.map(\.description) == [
+                    "The plugin \(directory.path)/libNoRecords.so declares no module. Hint: Declare each module with a RouteModuleRecord in the section router_modules."
+                ])
+        }
+
         @Test func aFileThatIsNotALibraryIsAProblemAndTheOthersStillLoad() throws {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("router-plugins-\(UUID().uuidString)")
