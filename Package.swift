@@ -51,6 +51,10 @@ let package = Package(
         // scripts/build-plugin.sh into a library of its own objects only. Nothing links it statically.
         .target(
             name: "GiftCardsFeature", dependencies: ["Router", "ShopInterfaces"], path: "Sources/Modules/GiftCards"),
+        .testTarget(
+            name: "GiftCardsFeatureTests",
+            dependencies: ["Router", "ShopInterfaces", "GiftCardsFeature", "ShopTestSupport"],
+            path: "Tests/Features/GiftCards"),
         // Fakes of the shared protocols and a small test registry, for testing one feature alone.
         .target(name: "ShopTestSupport", dependencies: ["Router", "ShopInterfaces"], path: "Tests/Support"),
         .testTarget(name: "RouterTests", dependencies: ["Router"]),
