@@ -4,24 +4,50 @@ import Synchronization
 /// that makes the module and returns what ``ModuleDiscovery/export(_:)`` returns for it.
 public typealias RouteModuleAccessor = @convention(c) () -> UInt
 
-/// What a module places in the discovery section to be found: the record layout's version (write
-/// ``ModuleDiscovery/recordVersion``'s value, `1`, as a literal), the module's place in the load order
-/// (lower loads first; `0` when the order does not matter) and the accessor that makes the module.
-///
-/// One declaration, next to the module, with Swift 6.3's `@used` and `@section` (the section's name is the
-/// object format's, hence the two spellings):
-///
-/// ```swift
-/// #if compiler(>=6.3)
-///     #if objectFormat(MachO)
-///         @used @section("__DATA_CONST,__router_modules")
-///     #else
-///         @used @section("router_modules")
-///     #endif
-///     let catalogModuleRecord: RouteModuleRecord = (1, 0, { ModuleDiscovery.export(CatalogModule()) })
-/// #endif
-/// ```
-public typealias RouteModuleRecord = (version: UInt32, order: Int32, accessor: RouteModuleAccessor)
+#if compiler(>=6.3)
+    /// What a module places in the discovery section to be found: the record layout's version (write
+    /// ``ModuleDiscovery/recordVersion``'s value, `1`, as a literal), the module's place in the load order
+    /// (lower loads first; `0` when the order does not matter) and the accessor that makes the module.
+    ///
+    /// One declaration, next to the module, with Swift 6.3's `@used` and `@section` (the section's name is the
+    /// object format's, hence the two spellings):
+    ///
+    /// ```swift
+    /// #if compiler(>=6.3)
+    ///     #if objectFormat(MachO)
+    ///         @used @section("__DATA_CONST,__router_modules")
+    ///     #else
+    ///         @used @section("router_modules")
+    ///     #endif
+    ///     let catalogModuleRecord: RouteModuleRecord = (1, 0, { ModuleDiscovery.export(CatalogModule()) })
+    /// #endif
+    /// ```
+    public typealias RouteModuleRecord = (version: UInt32, order: Int32, accessor: RouteModuleAccessor)
+#else
+    /// What a module places in the discovery section to be found: the record layout's version (write
+    /// ``ModuleDiscovery/recordVersion``'s value, `1`, as a literal), the module's place in the load order
+    /// (lower loads first; `0` when the order does not matter) and the accessor that makes the module.
+    ///
+    /// One declaration, next to the module, with Swift 6.3's `@used` and `@section` (the section's name is the
+    /// object format's, hence the two spellings):
+    ///
+    /// ```swift
+    /// #if compiler(>=6.3)
+    ///     #if objectFormat(MachO)
+    ///         @used @section("__DATA_CONST,__router_modules")
+    ///     #else
+    ///         @used @section("router_modules")
+    ///     #endif
+    ///     let catalogModuleRecord: RouteModuleRecord = (1, 0, { ModuleDiscovery.export(CatalogModule()) })
+    /// #endif
+    /// ```
+    @available(
+        *, unavailable,
+        message:
+            "Module records need Swift 6.3 (@section and @used); load modules explicitly with RouteRegistry(modules:)"
+    )
+    public typealias RouteModuleRecord = (version: UInt32, order: Int32, accessor: RouteModuleAccessor)
+#endif
 
 /// A module found by ``ModuleDiscovery``, with the image (executable or library) its record is in.
 public struct DiscoveredModule: Sendable {
