@@ -41,8 +41,20 @@ let package = Package(
         // The app wiring: loads every feature and joins what one requires to what another provides.
         .target(
             name: "ShopApp", dependencies: ["Router", "ShopInterfaces"] + everyFeature, path: "Sources/Modules/Wiring"),
+        // The demo exports its symbols (Router's and ShopInterfaces' among them) to the libraries it loads:
+        // a plugin is linked without a copy of either and binds to the demo's, so there is one copy of
+        // Router at run time (see "Modules that find themselves").
         .executableTarget(
-            name: "Demo", dependencies: ["Router", "ShopInterfaces", "ShopApp"] + everyFeature, path: "Demo"),
+            name: "Demo", dependencies: ["Router", "ShopInterfaces", "ShopApp"] + everyFeature, path: "Demo",
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"], .when(platforms: [.linux]))]),
+        // The optional feature the demo loads as a plugin: compiled here like any target, linked by
+        // scripts/build-plugin.sh into a library of its own objects only. Nothing links it statically.
+        .target(
+            name: "GiftCardsFeature", dependencies: ["Router", "ShopInterfaces"], path: "Sources/Modules/GiftCards"),
+        .testTarget(
+            name: "GiftCardsFeatureTests",
+            dependencies: ["Router", "ShopInterfaces", "GiftCardsFeature", "ShopTestSupport"],
+            path: "Tests/Features/GiftCards"),
         // Fakes of the shared protocols and a small test registry, for testing one feature alone.
         .target(name: "ShopTestSupport", dependencies: ["Router", "ShopInterfaces"], path: "Tests/Support"),
         .testTarget(name: "RouterTests", dependencies: ["Router"]),

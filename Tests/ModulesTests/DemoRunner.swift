@@ -36,18 +36,26 @@ enum DemoRunner {
     /// The blocking reads run on a thread of their own, not on the cooperative pool: on a 2-core machine a
     /// blocked pool thread is half the pool, and async tests running meanwhile waited for it (a CI run's
     /// hang detector fired for that reason).
-    static func run(_ lines: [String], arguments: [String] = []) async throws -> Run {
+    ///
+    /// Plugins are off unless `plugins` names a directory: the pinned sessions are the demo's own features.
+    static func run(_ lines: [String], arguments: [String] = [], plugins: String = "off") async throws -> Run {
         // Found here, in the test's task, so that a missing executable is recorded against the test.
         let demo = try executable()
         return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try runBlocking(demo, lines, arguments: arguments) }) }.start()
+            Thread {
+                continuation.resume(
+                    with: Result { try runBlocking(demo, lines, arguments: arguments, plugins: plugins) })
+            }.start()
         }
     }
 
-    private static func runBlocking(_ demo: URL, _ lines: [String], arguments: [String]) throws -> Run {
+    private static func runBlocking(_ demo: URL, _ lines: [String], arguments: [String], plugins: String) throws
+        -> Run
+    {
         let process = Process()
         process.executableURL = demo
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["SHOP_PLUGINS": plugins]) { $1 }
         let input = Pipe()
         let output = Pipe()
         let errors = Pipe()

@@ -96,3 +96,15 @@ struct ModularityTests {
         #expect(try shop.dependencyGraph().paths.map(\.pattern) == ["books/:id(Int)", "cart"])
     }
 }
+
+@Suite struct FeatureDiscoveryTests {
+    @Test func theShopsFeaturesAreFoundInTheOrderTheirRecordsGive() {
+        // Nothing lists the features: each is found by its record, linked into this test image as into the demo.
+        let names = ShopModules.all(userScope: CustomScope("user")).map { String(describing: type(of: $0)) }
+        #expect(
+            names == [
+                "AccountModule", "CatalogModule", "CartModule", "PaymentsModule", "CheckoutModule",
+                "NotificationsModule", "ChatModule", "ShopWiringModule",
+            ])
+    }
+}

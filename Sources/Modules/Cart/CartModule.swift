@@ -4,13 +4,13 @@ import Synchronization
 
 /// Registers the cart, one per signed-in user, a badge counter for the items in it, and the cart screen,
 /// also reachable by the path `cart`.
-public struct CartModule: RouteModule {
+public struct CartModule: UserScopedModule {
     /// The scope that holds the signed-in user's cart.
     public let userScope: CustomScope
 
     /// Makes the module.
     /// - Parameter userScope: The per-user scope, reset on sign-out.
-    public init(userScope: CustomScope) {
+    public init(userScope: CustomScope = .user) {
         self.userScope = userScope
     }
 
@@ -36,6 +36,17 @@ public struct CartModule: RouteModule {
         try registry.register(path: "cart", to: .cartScreen)
     }
 }
+
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let cartModuleRecord: RouteModuleRecord = (1, 30, { ModuleDiscovery.export(CartModule()) })
+#endif
 
 private final class CartConfiguration: ModuleConfiguration<any Cart>, CartModuleConfig {
     var owner: String?

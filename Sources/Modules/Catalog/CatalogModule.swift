@@ -3,7 +3,7 @@ import ShopInterfaces
 
 /// Registers an in-memory catalog of a dozen books as a singleton, also under the identifier `books/search`,
 /// the search results screen, and a book's screen, also reachable by the path `books/:id(Int)`.
-public struct CatalogModule: RouteModule {
+public struct CatalogModule: ShopFeatureModule {
     /// Makes the module.
     public init() {}
 
@@ -44,6 +44,17 @@ public struct CatalogModule: RouteModule {
         Book(id: 12, title: "A Tale of Two Modules", author: "Eva Lind", priceCents: 1200),
     ]
 }
+
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let catalogModuleRecord: RouteModuleRecord = (1, 20, { ModuleDiscovery.export(CatalogModule()) })
+#endif
 
 private final class InMemoryCatalog: Catalog {
     let books: [Book]

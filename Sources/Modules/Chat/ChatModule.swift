@@ -5,13 +5,13 @@ import Synchronization
 /// Registers the chat pair, one of each per signed-in user, wired to each other by property injection,
 /// a badge counter for unread messages, and the chat screen (path `chat`), which marks the messages read
 /// once it is shown.
-public struct ChatModule: RouteModule {
+public struct ChatModule: UserScopedModule {
     /// The scope that holds the signed-in user's chat.
     public let userScope: CustomScope
 
     /// Makes the module.
     /// - Parameter userScope: The per-user scope, reset on sign-out.
-    public init(userScope: CustomScope) {
+    public init(userScope: CustomScope = .user) {
         self.userScope = userScope
     }
 
@@ -42,6 +42,17 @@ public struct ChatModule: RouteModule {
         try registry.register(path: "chat", to: .chatScreen)
     }
 }
+
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let chatModuleRecord: RouteModuleRecord = (1, 70, { ModuleDiscovery.export(ChatModule()) })
+#endif
 
 private final class SupportChat: ChatSession {
     private struct State {

@@ -7,13 +7,13 @@ import Synchronization
 ///
 /// Checkout looks up ``RoutableService/paymentProcessing`` lazily (only when there is something to pay),
 /// and this module does not provide it: the app wiring adapts a payment provider to it.
-public struct CheckoutModule: RouteModule {
+public struct CheckoutModule: UserScopedModule {
     /// The scope that holds the signed-in user's order history.
     public let userScope: CustomScope
 
     /// Makes the module.
     /// - Parameter userScope: The per-user scope, reset on sign-out.
-    public init(userScope: CustomScope) {
+    public init(userScope: CustomScope = .user) {
         self.userScope = userScope
     }
 
@@ -42,6 +42,17 @@ public struct CheckoutModule: RouteModule {
         }.dependencies(.initializer(.checkout))
     }
 }
+
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let checkoutModuleRecord: RouteModuleRecord = (1, 50, { ModuleDiscovery.export(CheckoutModule()) })
+#endif
 
 private final class OrderList: OrderHistory {
     private let list = Mutex<[Receipt]>([])

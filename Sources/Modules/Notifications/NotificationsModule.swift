@@ -3,7 +3,7 @@ import ShopInterfaces
 
 /// Registers the shop's own badge counter (news for signed-out visitors: one welcome note, none once
 /// signed in) and the header's badge, which adds up every module's counter.
-public struct NotificationsModule: RouteModule {
+public struct NotificationsModule: ShopFeatureModule {
     /// Makes the module.
     public init() {}
 
@@ -20,6 +20,17 @@ public struct NotificationsModule: RouteModule {
         }.dependencies(.many(.badgeCounter))
     }
 }
+
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let notificationsModuleRecord: RouteModuleRecord = (1, 60, { ModuleDiscovery.export(NotificationsModule()) })
+#endif
 
 private struct NewsBadge: BadgeCounter {
     let label = "news"

@@ -3,7 +3,7 @@ import ShopInterfaces
 import Synchronization
 
 /// Registers a simulated gateway: it approves charges up to the card limit and numbers transactions from `TX-1001`.
-public struct PaymentsModule: RouteModule {
+public struct PaymentsModule: ShopFeatureModule {
     /// The largest charge the simulated card accepts, in cents.
     public let cardLimitCents: Int
 
@@ -21,6 +21,17 @@ public struct PaymentsModule: RouteModule {
         try registry.register(.paymentGateway) { _ in SimulatedGateway(limit: limit) }.scope(.singleton)
     }
 }
+
+// Discoverable: the app finds this module by its record, without naming it (see `ModuleDiscovery`); the
+// order number keeps the load order, and with it the badge's parts and the graph's roots, as it was.
+#if compiler(>=6.3)
+    #if objectFormat(MachO)
+        @used @section("__DATA_CONST,__router_modules")
+    #else
+        @used @section("router_modules")
+    #endif
+    let paymentsModuleRecord: RouteModuleRecord = (1, 40, { ModuleDiscovery.export(PaymentsModule()) })
+#endif
 
 private final class SimulatedGateway: PaymentGateway {
     private let limit: Int

@@ -1,29 +1,25 @@
-import AccountFeature
-import CartFeature
-import CatalogFeature
-import ChatFeature
-import CheckoutFeature
-import NotificationsFeature
-import PaymentsFeature
 import Router
 import ShopInterfaces
 
-/// The bookshop's modules in the order the app loads them. This target is the only one that sees every
-/// feature module: the features see only `Router` and `ShopInterfaces`.
+/// The bookshop's modules. The features are not named here: each declares itself with a record (see
+/// `ModuleDiscovery`), so linking a feature into the app adds it and unlinking it removes it. The wiring
+/// module, which joins features that do not know each other, is the one module the app names.
 public enum ShopModules {
-    /// Every module of the app, sharing one per-user scope.
-    /// - Parameter userScope: The scope reset when the user signs out.
+    /// The modules the app names itself, loaded after the discovered ones.
+    public static var wiring: [any RouteModule] { [ShopWiringModule()] }
+
+    /// Every module of the shop: the discovered features, each given `userScope` when it keeps per-user
+    /// instances, then the wiring.
+    /// - Parameters:
+    ///   - userScope: The scope reset when the user signs out.
+    ///   - discovery: Where the features are found (default: the images loaded now).
     /// - Returns: The modules, to pass to `RouteRegistry(modules:)`.
-    public static func all(userScope: CustomScope) -> [any RouteModule] {
-        [
-            AccountModule(userScope: userScope),
-            CatalogModule(),
-            CartModule(userScope: userScope),
-            PaymentsModule(),
-            CheckoutModule(userScope: userScope),
-            NotificationsModule(),
-            ChatModule(userScope: userScope),
-            ShopWiringModule(),
-        ]
+    public static func all(
+        userScope: CustomScope, discovery: ModuleDiscovery = .loadedImages()
+    ) -> [any RouteModule] {
+        discovery.modules.compactMap { found -> (any RouteModule)? in
+            if let scoped = found.module as? any UserScopedModule { return type(of: scoped).init(userScope: userScope) }
+            return found.module is any ShopFeatureModule ? found.module : nil
+        } + wiring
     }
 }

@@ -101,6 +101,9 @@ extension RouteError {
             case injectedOutsideLookup
             case heldByAsyncLookup
             case undeclaredDependency
+            case invalidModuleRecord
+            case pluginLoadFailed
+            case discoveryUnavailable
         }
 
         private let value: Value
@@ -180,5 +183,13 @@ extension RouteError {
         /// handler the first time a registration that declared other edges takes it; and listed, for every
         /// registration, by `RouterTesting`'s `verifyByMaking()`.
         public static let undeclaredDependency = Code(.undeclaredDependency)
+
+        /// A discovery record could not be used: another version, no accessor, or a module made by another
+        /// copy of Router (see ``ModuleDiscovery``).
+        public static let invalidModuleRecord = Code(.invalidModuleRecord)
+        /// A plugin library, or its directory, could not be loaded or declares no module.
+        public static let pluginLoadFailed = Code(.pluginLoadFailed)
+        /// Module discovery is not available in this build (before Swift 6.3, or on an unsupported platform).
+        public static let discoveryUnavailable = Code(.discoveryUnavailable)
     }
 }

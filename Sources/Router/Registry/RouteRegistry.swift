@@ -20,6 +20,8 @@ import Synchronization
         var requirements: [(module: String, required: any RouteModule.Type)] = []
         var currentModule: String?
         var paths: [PathRoute] = []
+        /// Modules that could not be loaded (a discovered module whose `register` threw): validation lines.
+        var loadProblems: [RouteError] = []
     }
 
     enum Phase: UInt8 {
@@ -108,7 +110,11 @@ import Synchronization
     /// - Parameter module: The module to load.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     public func load(_ module: some RouteModule) throws {
-        let name = TypeName.of(type(of: module))
+        try load(module, named: TypeName.of(type(of: module)))
+    }
+
+    /// Loads `module` under `name`, the name its registrations and messages carry.
+    func load(_ module: some RouteModule, named name: String) throws {
         try ensureOpen(key: name)
         try withAssembly { assembly in
             // Checked again under the lock: a `seal()` that started since must not miss the module.

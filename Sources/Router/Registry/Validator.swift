@@ -24,6 +24,7 @@ struct Validator {
         }
         if features.mainActor && features.eagerSingletons { problems += eagerMainActorSingletons() }
         problems += missingModules()
+        problems += assembly?.loadProblems ?? []
         if features.otherScopes { problems += unsupportedAsyncScopes() }
         if features.exclusive { problems += exclusiveViolations() }
         if !table.paths.isEmpty { problems += pathProblems() }
