@@ -19,6 +19,12 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         extras?.asyncFactory
     }
     var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? { extras?.makeConfiguration }
+    /// The generations of a resettable singleton (``Registration/resettable()``); nil for every other
+    /// registration, whose `singleton` cell never changes.
+    var resets: SingletonGenerations<Destination>? { extras?.resets }
+    /// The cell a singleton's lookup builds in and reads: the one cell of a plain singleton, the current
+    /// generation's of a resettable one.
+    var singletonCell: SharedCell<Destination>? { singleton ?? extras?.resets?.current }
     var configurationMetatype: Any.Type? { extras?.configurationMetatype }
     var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
     /// The dependencies declared explicitly, without those the injections declare.
@@ -27,6 +33,10 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// scopes, and once published.
     var unpublishedCell: CreationCell? {
         if let singleton { return singleton.isPublished ? nil : singleton }
+        if let resets = extras?.resets {
+            let current = resets.current
+            return current.isPublished ? nil : current
+        }
         if let weakCell { return weakCell.isPublished ? nil : weakCell }
         return nil
     }
@@ -47,6 +57,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let explicitDependencies: [RouteDependency]?
         let hooks: RouteHooks<Destination>
         let alsoKeys: [AlsoKey<Destination>]
+        /// See `Entry.resets`.
+        let resets: SingletonGenerations<Destination>?
 
         init(spec: RegistrationSpec<Destination>, explicitDependencies: [RouteDependency]?) {
             self.asyncFactory = spec.asyncFactory
@@ -55,6 +67,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             self.explicitDependencies = explicitDependencies
             self.hooks = spec.hooks
             self.alsoKeys = spec.alsoKeys
+            self.resets = SingletonGenerations.make(for: spec)
         }
     }
 
@@ -67,7 +80,10 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.factory = spec.factory
         self.injections = spec.injections
         self.didFinish = spec.didFinish
-        let cells = unsafe Self.cells(for: spec.scope.kind)
+        // A resettable singleton has no fixed cell: its lookups read the current generation's (`resets`),
+        // never the lock-free built-singleton path, which could not see a reset.
+        let cells = unsafe Self.cells(
+            for: SingletonGenerations<Destination>.isResettable(spec) ? .custom : spec.scope.kind)
         self.singleton = unsafe cells.singleton
         unsafe self.singletonRef = unsafe cells.singletonRef
         self.weakCell = unsafe cells.weak
@@ -75,7 +91,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let declared = hasInjections ? Self.declared(spec.dependencies, spec.injections) : spec.dependencies
         let explicit = declared.count == spec.dependencies.count ? nil : spec.dependencies
         if spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
-            || explicit != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty
+            || explicit != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty || spec.isResettable
         {
             self.extras = Extras(spec: spec, explicitDependencies: explicit)
         } else {
@@ -143,6 +159,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         spec.asyncFactory = asyncFactory
         spec.isMainActor = isMainActor
         spec.alsoKeys = extras?.alsoKeys ?? []
+        spec.isResettable = extras?.resets != nil
         return spec
     }
 
@@ -223,6 +240,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         if let customScope = scope.customScope {
             customScope.share(ObjectIdentifier(self), with: ObjectIdentifier(copy))
         }
+        if let resets, let copied = copy.resets { resets.seed(copied) }
         return copy
     }
 

@@ -24,6 +24,8 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
     var isMainActor = false
     var alsoKeys: [AlsoKey<Destination>] = []
+    /// ``Registration/resettable()``: a singleton that ``RouteRegistry/resetSingletons()`` releases.
+    var isResettable = false
 
     @usableFromInline
     init(factory: @escaping @Sendable (inout Resolver) throws -> Destination) {

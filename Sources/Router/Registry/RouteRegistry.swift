@@ -48,6 +48,8 @@ import Synchronization
     let sealLock = PThreadMutex()
     /// The ``CurrentThread/id`` of the thread running `seal()`, or 0.
     let sealingThread = Atomic<UInt>(0)
+    /// Held while ``resetSingletons()`` starts new generations, so that concurrent resets run one after the other.
+    let resetLock = PThreadMutex()
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable? {
