@@ -220,6 +220,8 @@ extension RouteRegistry {
 
     @usableFromInline
     func tableSlow() throws -> SealedTable {
+        // Shut down: a table with no registration, whose misses say so (see `shutdown()`).
+        if let closed = closedTable { return closed }
         if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = unsafe sealedTable {
             let overrides = OverrideContext.tables
             if let own = overrides[ObjectIdentifier(self)] { return own.inForce }
