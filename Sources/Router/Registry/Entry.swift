@@ -67,7 +67,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             self.explicitDependencies = explicitDependencies
             self.hooks = spec.hooks
             self.alsoKeys = spec.alsoKeys
-            self.resets = SingletonGenerations.make(for: spec)
+            // Tested first: a call on `SingletonGenerations<Destination>` looks its metadata up at run time.
+            self.resets = spec.isResettable ? SingletonGenerations.make(for: spec) : nil
         }
     }
 
@@ -82,8 +83,10 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.didFinish = spec.didFinish
         // A resettable singleton has no fixed cell: its lookups read the current generation's (`resets`),
         // never the lock-free built-singleton path, which could not see a reset.
-        let cells = unsafe Self.cells(
-            for: SingletonGenerations<Destination>.isResettable(spec) ? .custom : spec.scope.kind)
+        // (Tested here rather than by `SingletonGenerations.isResettable`, whose metadata a call would look up.)
+        let kind = spec.scope.kind
+        let resettable = spec.isResettable && (kind == .singleton || kind == .eagerSingleton)
+        let cells = unsafe Self.cells(for: resettable ? .custom : kind)
         self.singleton = unsafe cells.singleton
         unsafe self.singletonRef = unsafe cells.singletonRef
         self.weakCell = unsafe cells.weak
