@@ -177,10 +177,10 @@ extension RouteError {
         /// suspended, so the synchronous one fails at once instead of blocking its thread, which the async
         /// lookup may need to resume.
         public static let heldByAsyncLookup = Code(.heldByAsyncLookup)
-        /// A lookup was made after ``RouteRegistry/shutdown()`` began, or a singleton's factory returned
+        /// A lookup was made after ``RouteRegistry/shutdown()-32uys`` began, or a singleton's factory returned
         /// after it began (the instance was torn down).
         public static let shutDown = Code(.shutDown)
-        /// ``RouteRegistry/shutdown()`` ran every teardown and some failed; the reason lists each.
+        /// ``RouteRegistry/shutdown()-32uys`` ran every teardown and some failed; the reason lists each.
         public static let teardownFailed = Code(.teardownFailed)
     }
 }

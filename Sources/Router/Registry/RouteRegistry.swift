@@ -52,7 +52,7 @@ import Synchronization
     let sealingThread = Atomic<UInt>(0)
     /// Held while ``resetSingletons()`` starts new generations, so that concurrent resets run one after the other.
     let resetLock = PThreadMutex()
-    /// Teardowns, the singletons made in order, and whether ``shutdown()`` has begun (`Registry/Shutdown.swift`).
+    /// Teardowns, the singletons made in order, and whether `shutdown()` has begun (`Registry/Shutdown.swift`).
     let lifecycle = Lifecycle()
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.

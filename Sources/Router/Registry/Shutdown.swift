@@ -37,7 +37,7 @@ final class Lifecycle: Sendable {
 
     let state = Locked(State())
 
-    /// Whether ``RouteRegistry/shutdown()`` has begun.
+    /// Whether ``RouteRegistry/shutdown()-32uys`` has begun.
     var isShutDown: Bool { state.withLock { $0.phase != .running } }
 
     /// Records that registration `order` made an instance; false once shutdown has begun (the caller then
@@ -52,7 +52,7 @@ final class Lifecycle: Sendable {
 }
 
 extension Registration {
-    /// Declares how to tear this singleton down when the registry shuts down (``RouteRegistry/shutdown()``):
+    /// Declares how to tear this singleton down when the registry shuts down (``RouteRegistry/shutdown()-32uys``):
     /// close a connection pool, flush a log.
     ///
     /// ```swift
@@ -72,7 +72,7 @@ extension Registration {
         try declareTeardown(sync: body) { made in try body(made) }
     }
 
-    /// Declares an async teardown, run by `try await registry.shutdown()` (see ``teardown(_:)-(((Destination)throws->Void))``).
+    /// Declares an async teardown, run by `try await registry.shutdown()` (see `teardown(_:)`).
     ///
     /// ```swift
     /// try registry.registerAsync(.database) { _ async throws in try await Database.open() }
@@ -153,7 +153,7 @@ extension RouteError {
 }
 
 extension RouteRegistry {
-    /// Tears the registry's singletons down, once: each made singleton with a ``Registration/teardown(_:)-(((Destination)throws->Void))``
+    /// Tears the registry's singletons down, once: each made singleton with a `teardown(_:)`
     /// runs it, in reverse order of creation (a singleton before the ones it was made from), and later
     /// lookups fail with ``RouteError/Code/shutDown`` naming the key.
     ///
@@ -189,7 +189,7 @@ extension RouteRegistry {
         if let failure = Self.collected(failures) { throw failure }
     }
 
-    /// Tears the registry's singletons down, once, awaiting async teardowns: see ``shutdown()``, which
+    /// Tears the registry's singletons down, once, awaiting async teardowns: see ``shutdown()-32uys``, which
     /// this form is but for async teardowns, which it runs in their place in the order.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/teardownFailed`` listing every teardown that
     ///   failed.
@@ -207,7 +207,7 @@ extension RouteRegistry {
         if let failure = Self.collected(failures) { throw failure }
     }
 
-    /// Whether ``shutdown()`` has begun: lookups then fail with ``RouteError/Code/shutDown``.
+    /// Whether ``shutdown()-32uys`` has begun: lookups then fail with ``RouteError/Code/shutDown``.
     public var isShutDown: Bool { lifecycle.isShutDown }
 
     /// Moves to shutting down and returns what to tear down, last made first, each registration once;
