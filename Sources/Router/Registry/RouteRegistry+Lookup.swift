@@ -220,8 +220,6 @@ extension RouteRegistry {
 
     @usableFromInline
     func tableSlow() throws -> SealedTable {
-        // Shut down: a table with no registration, whose misses say so (see `shutdown()`).
-        if let closed = closedTable { return closed }
         if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = unsafe sealedTable {
             let overrides = OverrideContext.tables
             if let own = overrides[ObjectIdentifier(self)] { return own.inForce }
@@ -237,6 +235,9 @@ extension RouteRegistry {
             if let everywhere = OverrideContext.everywhere { return try everywhere.table(for: self, over: table) }
             return table
         }
+        // Shut down (`shutdown()`): a table with no registration, whose misses say so. Checked after the
+        // sealed phase, so that the other slow lookups (overrides, async lookups) take no lock for it.
+        if let closed = closedTable { return closed }
         throw RouteError(
             .notSealed, key: "RouteRegistry", reason: "The registry is not sealed yet, so it cannot make destinations.",
             hint: "Call seal() after loading every module, or make the registry with RouteRegistry(modules:).")

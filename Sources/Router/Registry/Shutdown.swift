@@ -37,9 +37,6 @@ final class Lifecycle: Sendable {
 
     let state = Locked(State())
 
-    /// Whether ``RouteRegistry/shutdown()-32uys`` has begun.
-    var isShutDown: Bool { state.withLock { $0.phase != .running } }
-
     /// Records that registration `order` made an instance; false once shutdown has begun (the caller then
     /// tears the instance down itself and fails).
     func noteMade(_ order: Int) -> Bool {
@@ -208,7 +205,7 @@ extension RouteRegistry {
     }
 
     /// Whether ``shutdown()-32uys`` has begun: lookups then fail with ``RouteError/Code/shutDown``.
-    public var isShutDown: Bool { lifecycle.isShutDown }
+    public var isShutDown: Bool { phase.load(ordering: .acquiring) == Phase.shutDown.rawValue }
 
     /// Moves to shutting down and returns what to tear down, last made first, each registration once;
     /// nil when shutdown already began.
