@@ -191,6 +191,7 @@ extension RouteError {
 extension SealedTable {
     /// The error for a single lookup of `id` that found no unique registration.
     func missingError(_ id: KeyID, key: KeyDescription, path: [String]) -> RouteError {
+        if let registry = reporter.registry, registry.isShutDown { return .shutDown(key, path: path) }
         let candidates = allEntries(for: id)
         let argumentLists = candidates.compactMap(\.argumentTypes)
         if candidates.count > 1 && argumentLists.count == candidates.count {

@@ -104,6 +104,8 @@ extension RouteError {
             case invalidModuleRecord
             case pluginLoadFailed
             case discoveryUnavailable
+            case shutDown
+            case teardownFailed
         }
 
         private let value: Value
@@ -191,5 +193,11 @@ extension RouteError {
         public static let pluginLoadFailed = Code(.pluginLoadFailed)
         /// Module discovery is not available in this build (before Swift 6.3, or on an unsupported platform).
         public static let discoveryUnavailable = Code(.discoveryUnavailable)
+
+        /// A lookup was made after ``RouteRegistry/shutdown()-32uys`` began, or a singleton's factory returned
+        /// after it began (the instance was torn down).
+        public static let shutDown = Code(.shutDown)
+        /// ``RouteRegistry/shutdown()-32uys`` ran every teardown and some failed; the reason lists each.
+        public static let teardownFailed = Code(.teardownFailed)
     }
 }

@@ -21,6 +21,12 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         extras?.asyncFactory
     }
     var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? { extras?.makeConfiguration }
+    /// The generations of a resettable singleton (``Registration/resettable()``); nil for every other
+    /// registration, whose `singleton` cell never changes.
+    var resets: SingletonGenerations<Destination>? { extras?.resets }
+    /// The cell a singleton's lookup builds in and reads: the one cell of a plain singleton, the current
+    /// generation's of a resettable one.
+    var singletonCell: SharedCell<Destination>? { singleton ?? extras?.resets?.current }
     var configurationMetatype: Any.Type? { extras?.configurationMetatype }
     var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
     /// The dependencies declared explicitly, without those the injections declare.
@@ -29,6 +35,10 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// scopes, and once published.
     var unpublishedCell: CreationCell? {
         if let singleton { return singleton.isPublished ? nil : singleton }
+        if let resets = extras?.resets {
+            let current = resets.current
+            return current.isPublished ? nil : current
+        }
         if let weakCell { return weakCell.isPublished ? nil : weakCell }
         return nil
     }
@@ -52,6 +62,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         /// The factory as registered, when `factory` checks its first run (see `checkingFirstRun`).
         let uncheckedFactory: (@Sendable (inout Resolver) throws -> Destination)?
         let factoryDeclaresItsEdges: Bool
+        /// See `Entry.resets`.
+        let resets: SingletonGenerations<Destination>?
 
         init(
             spec: RegistrationSpec<Destination>, explicitDependencies: [RouteDependency]?,
@@ -65,6 +77,9 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             self.alsoKeys = spec.alsoKeys
             self.uncheckedFactory = uncheckedFactory
             self.factoryDeclaresItsEdges = spec.factoryDeclaresItsEdges
+
+            // Tested first: a call on `SingletonGenerations<Destination>` looks its metadata up at run time.
+            self.resets = spec.isResettable ? SingletonGenerations.make(for: spec) : nil
         }
     }
 
@@ -82,14 +97,19 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.factory = checksFirstRun ? Self.checkingFirstRun(spec.factory) : spec.factory
         self.injections = spec.injections
         self.didFinish = spec.didFinish
-        let cells = unsafe Self.cells(for: spec.scope.kind)
+        // A resettable singleton has no fixed cell: its lookups read the current generation's (`resets`),
+        // never the lock-free built-singleton path, which could not see a reset.
+        // (Tested here rather than by `SingletonGenerations.isResettable`, whose metadata a call would look up.)
+        let kind = spec.scope.kind
+        let resettable = spec.isResettable && (kind == .singleton || kind == .eagerSingleton)
+        let cells = unsafe Self.cells(for: resettable ? .custom : kind)
         self.singleton = unsafe cells.singleton
         unsafe self.singletonRef = unsafe cells.singletonRef
         self.weakCell = unsafe cells.weak
         let explicit = declared.count == spec.dependencies.count ? nil : spec.dependencies
         if spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
             || explicit != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty || checksFirstRun
-            || spec.factoryDeclaresItsEdges
+            || spec.factoryDeclaresItsEdges || spec.isResettable
         {
             self.extras = Extras(
                 spec: spec, explicitDependencies: explicit, uncheckedFactory: checksFirstRun ? spec.factory : nil)
@@ -159,6 +179,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         spec.asyncFactory = asyncFactory
         spec.isMainActor = isMainActor
         spec.alsoKeys = extras?.alsoKeys ?? []
+        spec.isResettable = extras?.resets != nil
         return spec
     }
 
@@ -266,6 +287,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         if let customScope = scope.customScope {
             customScope.share(ObjectIdentifier(self), with: ObjectIdentifier(copy))
         }
+        if let resets, let copied = copy.resets { resets.seed(copied) }
         return copy
     }
 

@@ -27,6 +27,8 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     /// Whether the library made the factory and it looks up exactly the declared keys (auto-wiring, the
     /// registration serving another key), so that its first run is not checked for undeclared edges.
     var factoryDeclaresItsEdges = false
+    /// ``Registration/resettable()``: a singleton that ``RouteRegistry/resetSingletons()`` releases.
+    var isResettable = false
 
     @usableFromInline
     init(factory: @escaping @Sendable (inout Resolver) throws -> Destination) {

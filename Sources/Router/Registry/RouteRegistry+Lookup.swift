@@ -242,6 +242,9 @@ extension RouteRegistry {
             if let everywhere = OverrideContext.everywhere { return try everywhere.table(for: self, over: table) }
             return table
         }
+        // Shut down (`shutdown()`): a table with no registration, whose misses say so. Checked after the
+        // sealed phase, so that the other slow lookups (overrides, async lookups) take no lock for it.
+        if let closed = closedTable { return closed }
         throw RouteError(
             .notSealed, key: "RouteRegistry", reason: "The registry is not sealed yet, so it cannot make destinations.",
             hint: "Call seal() after loading every module, or make the registry with RouteRegistry(modules:).")

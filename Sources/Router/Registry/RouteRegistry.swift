@@ -26,6 +26,8 @@ import Synchronization
 
     enum Phase: UInt8 {
         case open, sealing, sealed
+        /// Sealed, then shut down (`shutdown()`): lookups read the closed table through `tableSlow()`.
+        case shutDown
     }
 
     /// The registry whose routers this one inherits; its own registrations take precedence.
@@ -50,6 +52,10 @@ import Synchronization
     let sealLock = PThreadMutex()
     /// The ``CurrentThread/id`` of the thread running `seal()`, or 0.
     let sealingThread = Atomic<UInt>(0)
+    /// Held while ``resetSingletons()`` starts new generations, so that concurrent resets run one after the other.
+    let resetLock = PThreadMutex()
+    /// Teardowns, the singletons made in order, and whether `shutdown()` has begun (`Registry/Shutdown.swift`).
+    let lifecycle = Lifecycle()
     // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
     // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable? {
@@ -94,7 +100,7 @@ import Synchronization
     }
 
     /// Whether ``seal()`` has completed.
-    public var isSealed: Bool { phase.load(ordering: .acquiring) == Phase.sealed.rawValue }
+    public var isSealed: Bool { phase.load(ordering: .acquiring) >= Phase.sealed.rawValue }
 
     /// A handler that sees every error a top-level lookup throws, for logging or analytics. It is
     /// called before the error is thrown to the caller.

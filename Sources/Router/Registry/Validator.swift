@@ -19,6 +19,7 @@ struct Validator {
             problems += declaredDependencyProblems()
             problems += initializerCycles()
             problems += captiveDependencies()
+            problems += resettableCaptives()
             problems += synchronousEdgesToAsyncOnlyKeys()
             if table.hasMainActorRegistrations { problems += mainActorNeedsOffTheMainActor() }
         }

@@ -44,7 +44,7 @@ extension Resolver {
         if let existing = try synchronously({ resolver in try resolver.existingInstance(entry, startingGraph: true) }) {
             return existing
         }
-        guard let cell = entry.singleton else { return try await constructAsync(entry, asyncFactory) }
+        guard let cell = entry.singletonCell else { return try await constructAsync(entry, asyncFactory) }
         return try await createSharedAsync(entry, cell, asyncFactory)
     }
 

@@ -19,7 +19,7 @@ extension Resolver {
         case .transient, .graph:
             return try construct(entry)
         case .singleton, .eagerSingleton:
-            guard let cell = entry.singleton else { return try construct(entry) }
+            guard let cell = entry.singletonCell else { return try construct(entry) }
             return try createShared(entry, SharedSlot(cell))
         case .weakSingleton:
             guard let cell = entry.weakCell else { return try construct(entry) }

@@ -1,0 +1,270 @@
+import Synchronization
+
+// Shutting a registry down (issue 36, lifecycle): teardown declared at registration, run once for each
+// singleton that was made, in reverse order of creation, by `shutdown()`; lookups after it fail with
+// `shutDown`.
+//
+// Creation is recorded by the factory itself: `teardown` wraps the registration's factory, so a singleton
+// (which the creation protocol builds once per cell) is recorded when its factory returns, after every
+// singleton its factory looked up. Reverse order of creation therefore tears dependents down before what
+// they depend on. The wrapper also refuses to make one once shutdown has begun, and tears down one whose
+// factory returns after that, so no instance with a teardown escapes it.
+
+/// A registry's lifecycle: the teardowns declared, the singletons made in order, and whether it is shut
+/// down.
+final class Lifecycle: Sendable {
+    enum Phase {
+        case running, shuttingDown, shutDown
+    }
+
+    /// One registration's teardown, given the registration: runs it on the instance the registration's
+    /// singleton cell holds, if any. `sync` is nil for an async teardown.
+    struct Teardown: Sendable {
+        let sync: (@Sendable (AnyEntry) throws -> Void)?
+        let async: nonisolated(nonsending) @Sendable (AnyEntry) async throws -> Void
+    }
+
+    struct State {
+        var phase = Phase.running
+        /// The registrations (by registration order) whose factory made an instance, in the order made.
+        var made: [Int] = []
+        /// Each registration's teardown, and whether it is async.
+        var teardowns: [Int: Teardown] = [:]
+        /// The table lookups get once the registry is shut down: empty, so every lookup misses and fails
+        /// with `shutDown` (see `SealedTable.missingError`).
+        var closedTable: SealedTable?
+    }
+
+    let state = Locked(State())
+
+    /// Records that registration `order` made an instance; false once shutdown has begun (the caller then
+    /// tears the instance down itself and fails).
+    func noteMade(_ order: Int) -> Bool {
+        state.withLock { state in
+            guard state.phase == .running else { return false }
+            state.made.append(order)
+            return true
+        }
+    }
+}
+
+extension Registration {
+    /// Declares how to tear this singleton down when the registry shuts down (``RouteRegistry/shutdown()-32uys``):
+    /// close a connection pool, flush a log.
+    ///
+    /// ```swift
+    /// try registry.register(.logger) { _ in FileLogger() }
+    ///     .scope(.singleton)
+    ///     .teardown { logger in try logger.flush() }
+    /// ```
+    ///
+    /// It runs once per instance, for singletons and eager singletons (resettable or not) that were made;
+    /// ``RouteRegistry/resetSingletons()`` releases instances without running it. Declare it once per
+    /// registration.
+    /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
+    /// - Returns: This registration, for the next modifier.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func teardown(_ body: @escaping @Sendable (Destination) throws -> Void) throws -> Self {
+        try declareTeardown(sync: body) { made in try body(made) }
+    }
+
+    /// Declares an async teardown, run by `try await registry.shutdown()` (see `teardown(_:)`).
+    ///
+    /// ```swift
+    /// try registry.registerAsync(.database) { _ async throws in try await Database.open() }
+    ///     .scope(.singleton)
+    ///     .teardown { database async throws in try await database.close() }
+    /// ```
+    /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
+    /// - Returns: This registration, for the next modifier.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    @discardableResult
+    public func teardown(_ body: nonisolated(nonsending) @escaping @Sendable (Destination) async throws -> Void) throws
+        -> Self
+    {
+        try declareTeardown(sync: nil, body)
+    }
+
+    private func declareTeardown(
+        sync: (@Sendable (Destination) throws -> Void)?,
+        _ body: nonisolated(nonsending) @escaping @Sendable (Destination) async throws -> Void
+    ) throws -> Self {
+        let lifecycle = registry.lifecycle
+        let order = index
+        let key = registry.withAssembly { $0.entries[order].key.full }
+        var syncRun: (@Sendable (AnyEntry) throws -> Void)?
+        if let sync {
+            syncRun = { entry in
+                if let made = (entry as? Entry<Destination>)?.singletonCell?.instance { try sync(made) }
+            }
+        }
+        let asyncRun: nonisolated(nonsending) @Sendable (AnyEntry) async throws -> Void = { entry in
+            if let made = (entry as? Entry<Destination>)?.singletonCell?.instance { try await body(made) }
+        }
+        let teardown = Lifecycle.Teardown(sync: syncRun, async: asyncRun)
+        let declaredBefore = lifecycle.state.withLock { state in
+            let before = state.teardowns[order] != nil
+            state.teardowns[order] = teardown
+            return before
+        }
+        guard !declaredBefore else { return self }
+        return try change { spec in
+            let original = spec.factory
+            spec.factory = { resolver in
+                let made = try original(&resolver)
+                guard lifecycle.noteMade(order) else {
+                    // Made after shutdown began: shutdown will not see it, so it is torn down here.
+                    try? sync?(made)
+                    throw RouteError.shutDownWhileMaking(key)
+                }
+                return made
+            }
+            if let originalAsync = spec.asyncFactory {
+                spec.asyncFactory = { resolver in
+                    let made = try await originalAsync(&resolver)
+                    guard lifecycle.noteMade(order) else {
+                        try? await body(made)
+                        throw RouteError.shutDownWhileMaking(key)
+                    }
+                    return made
+                }
+            }
+        }
+    }
+}
+
+extension RouteError {
+    static func shutDownWhileMaking(_ key: String) -> RouteError {
+        RouteError(
+            .shutDown, key: key, reason: "The registry shut down while \(key) was being made, so it was torn down.",
+            hint: "Make lookups before shutdown(), or in a new registry.")
+    }
+
+    static func shutDown(_ key: KeyDescription, path: [String]) -> RouteError {
+        RouteError(
+            .shutDown, key: key.full, path: path,
+            reason: "The registry was shut down, so it cannot make \(key.full).",
+            hint: "Make lookups before shutdown(), or in a new registry.")
+    }
+}
+
+extension RouteRegistry {
+    /// Tears the registry's singletons down, once: each made singleton with a `teardown(_:)`
+    /// runs it, in reverse order of creation (a singleton before the ones it was made from), and later
+    /// lookups fail with ``RouteError/Code/shutDown`` naming the key.
+    ///
+    /// Every teardown runs even when one fails; the failures are thrown together. A second call returns at
+    /// once. A lookup running when shutdown begins may still return an instance; a singleton with a
+    /// teardown whose factory returns after shutdown began is torn down at once and its lookup fails with
+    /// `shutDown`. Only this registry's registrations are torn down: shut a child registry down before its
+    /// parent.
+    ///
+    /// This form cannot await: an async teardown is reported as a failure, not run. Use
+    /// `try await shutdown()` when some are async.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/teardownFailed`` listing every teardown that
+    ///   failed (each keeps what it threw, the first one as the error's `underlyingError`).
+    public func shutdown() throws {
+        guard let plan = beginShutdown() else { return }
+        var failures: [(RouteError, any Error)] = []
+        for (entry, teardown) in plan {
+            guard let sync = teardown.sync else {
+                let failure = RouteError(
+                    .teardownFailed, key: entry.key.full,
+                    reason: "\(entry.key.full) has an async teardown, which shutdown() cannot await.",
+                    hint: "Call try await registry.shutdown().")
+                failures.append((failure, failure))
+                continue
+            }
+            do {
+                try sync(entry)
+            } catch {
+                failures.append((Self.teardownFailure(entry, error), error))
+            }
+        }
+        endShutdown()
+        if let failure = Self.collected(failures) { throw failure }
+    }
+
+    /// Tears the registry's singletons down, once, awaiting async teardowns: see ``shutdown()-32uys``, which
+    /// this form is but for async teardowns, which it runs in their place in the order.
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/teardownFailed`` listing every teardown that
+    ///   failed.
+    public nonisolated(nonsending) func shutdown() async throws {
+        guard let plan = beginShutdown() else { return }
+        var failures: [(RouteError, any Error)] = []
+        for (entry, teardown) in plan {
+            do {
+                try await teardown.async(entry)
+            } catch {
+                failures.append((Self.teardownFailure(entry, error), error))
+            }
+        }
+        endShutdown()
+        if let failure = Self.collected(failures) { throw failure }
+    }
+
+    /// Whether ``shutdown()-32uys`` has begun: lookups then fail with ``RouteError/Code/shutDown``.
+    public var isShutDown: Bool { phase.load(ordering: .acquiring) == Phase.shutDown.rawValue }
+
+    /// Moves to shutting down and returns what to tear down, last made first, each registration once;
+    /// nil when shutdown already began.
+    private func beginShutdown() -> [(AnyEntry, Lifecycle.Teardown)]? {
+        // From a factory that `seal()` runs on this thread (an eager singleton's): the registry is not
+        // made yet, and the seal lock is this thread's.
+        if sealingThread.load(ordering: .acquiring) == CurrentThread.id { return nil }
+        // No `seal()` in progress meanwhile: it would store the sealed phase after ours.
+        sealLock.lock()
+        defer { sealLock.unlock() }
+        let table = isSealed ? unsafe sealedTable : nil
+        let closed = SealedTable(entries: [], parent: nil, maxDepth: maxDepth, reporter: self)
+        guard
+            let (made, teardowns) = lifecycle.state.withLock({ state -> ([Int], [Int: Lifecycle.Teardown])? in
+                guard state.phase == .running else { return nil }
+                state.phase = .shuttingDown
+                state.closedTable = closed
+                return (state.made, state.teardowns)
+            })
+        else { return nil }
+        // From now on no lookup of this registry takes the lock-free path (`tableRef()` needs the sealed
+        // phase): each reads the table through `tableSlow()`, which gives the closed table, set above. A
+        // registry shut down before it was sealed can no longer be sealed or take registrations.
+        phase.store(Phase.shutDown.rawValue, ordering: .releasing)
+        guard let table else { return [] }
+        var byOrder: [Int: AnyEntry] = [:]
+        for entry in table.entries where byOrder[entry.order] == nil { byOrder[entry.order] = entry }
+        var seen = Set<Int>()
+        var plan: [(AnyEntry, Lifecycle.Teardown)] = []
+        for order in made.reversed() where seen.insert(order).inserted {
+            guard let entry = byOrder[order], let teardown = teardowns[order] else { continue }
+            plan.append((entry, teardown))
+        }
+        return plan
+    }
+
+    private func endShutdown() {
+        lifecycle.state.withLock { $0.phase = .shutDown }
+    }
+
+    /// The closed table, once shutdown has begun (see `tableSlow()`).
+    var closedTable: SealedTable? {
+        lifecycle.state.withLock { $0.phase == .running ? nil : $0.closedTable }
+    }
+
+    private static func teardownFailure(_ entry: AnyEntry, _ error: any Error) -> RouteError {
+        RouteError(
+            .teardownFailed, key: entry.key.full, reason: "The teardown of \(entry.key.full) threw \(error).",
+            hint: "It was torn down from \(entry.owner); the other teardowns ran.", underlyingError: error)
+    }
+
+    private static func collected(_ failures: [(RouteError, any Error)]) -> RouteError? {
+        guard let first = failures.first else { return nil }
+        if failures.count == 1 { return first.0 }
+        let listed = failures.map { "- \($0.0.description)" }.joined(separator: "\n")
+        return RouteError(
+            .teardownFailed, key: "RouteRegistry",
+            reason: "shutdown() ran every teardown, and \(failures.count) failed:\n\(listed)",
+            hint: "Each failure's error is in its line; the first is this error's underlyingError.",
+            underlyingError: first.1)
+    }
+}
