@@ -258,12 +258,7 @@ public struct Registration<Destination, Root>: Sendable {
     /// a checked cast that fails with a typed error naming both types.
     @inlinable @inline(__always)
     static func root(of destination: Destination) throws -> Root {
-        if Destination.self == Root.self {
-            // The same type (checked just above), so the bit pattern is the value itself; specialised code
-            // folds the check and this cast away.
-            return unsafe unsafeBitCast(destination, to: Root.self)
-        }
-        return try castRoot(destination)
+        try sameTypeValue(destination, as: Root.self, otherwise: castRoot)
     }
 
     /// The checked cast of ``root(of:)``, out of line: unspecialised code (a closure the client did not

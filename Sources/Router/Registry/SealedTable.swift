@@ -2,7 +2,13 @@ import Synchronization
 
 /// The immutable lookup structure a registry publishes when it is sealed: an open-addressing table from
 /// key identity to registrations, so a lookup hashes a few machine words and never a string or type name.
-// @safe: its `Borrowed` fields follow `Borrowed`'s invariant; each names its owner beside its declaration.
+///
+/// `@safe`: the probe (``bucketIndex(_:)``, ``primaryRefInline(_:)``, ``primaryRef(_:)``) reads `slots`,
+/// `keys` and `primaries` without bounds checks. It is in bounds for every caller because the table is
+/// built once, in `init`, and its fields are constants: `slots.count` is a power of two, `shift` is
+/// `64 - log2(slots.count)` (so a home slot is below `slots.count`) and `mask` is `slots.count - 1`, and
+/// every slot holds -1 or an index below `keys.count`, which is `primaries.count`. Its `Borrowed` fields
+/// name their owners beside their declarations.
 @usableFromInline @safe
 final class SealedTable: @unchecked Sendable {
     // @unchecked: built completely before it is published, never mutated afterwards.
@@ -45,7 +51,7 @@ final class SealedTable: @unchecked Sendable {
 
     /// Whether a trace handler is installed now.
     @inlinable
-    var isTracing: Bool { unsafe tracerRef?.with { $0.enabled.load(ordering: .relaxed) } ?? false }
+    var isTracing: Bool { tracerRef?.with { $0.enabled.load(ordering: .relaxed) } ?? false }
 
     let paths: [PathRoute]
     /// For an override layer: the layer's own copies of the shared registrations beneath it.
@@ -100,7 +106,7 @@ final class SealedTable: @unchecked Sendable {
         self.paths = paths
         self.redirect = redirect
         self.tracer = tracer ?? parent?.tracer
-        unsafe self.tracerRef = unsafe self.tracer.map(Borrowed.init)
+        self.tracerRef = self.tracer.map(Borrowed.init)
         self.parent = parent
         self.maxDepth = maxDepth
         self.contextSlot = ThreadContextKey.key
@@ -113,8 +119,8 @@ final class SealedTable: @unchecked Sendable {
         var bucketOf: [Int32] = []
         var identifiers: [String: AnyEntry] = [:]
         var features = Features()
-        var primaries = unsafe ContiguousArray<Borrowed<AnyEntry>?>()
-        unsafe primaries.reserveCapacity(count)
+        var primaries = ContiguousArray<Borrowed<AnyEntry>?>()
+        primaries.reserveCapacity(count)
         // Indices rather than `enumerated()`, which would retain and release every entry.
         for position in entries.indices {
             let entry = entries[position]
@@ -150,7 +156,7 @@ final class SealedTable: @unchecked Sendable {
                 slots[slot] = Int32(truncatingIfNeeded: bucket)
                 keys.append(id)
                 // The primary while the key has one registration; repeated keys are settled below.
-                unsafe primaries.append(Borrowed(entry))
+                primaries.append(Borrowed(entry))
             }
             if bucketOf.isEmpty && bucket != position {
                 // The first repeated key: record the identity mapping so far.
@@ -166,7 +172,7 @@ final class SealedTable: @unchecked Sendable {
             let (grouped, starts) = Self.group(entries, bucketOf: bucketOf, bucketCount: keys.count)
             for bucket in keys.indices where starts[bucket + 1] - starts[bucket] > 1 {
                 let members = grouped[Int(starts[bucket])..<Int(starts[bucket + 1])]
-                unsafe primaries[bucket] = unsafe Self.primary(of: members).map(Borrowed.init)
+                primaries[bucket] = Self.primary(of: members).map(Borrowed.init)
             }
             self.grouped = grouped
             self.starts = starts
@@ -193,7 +199,7 @@ final class SealedTable: @unchecked Sendable {
         }
         self.multiplier = multiplier
         self.keys = keys
-        unsafe self.primaries = unsafe primaries
+        self.primaries = primaries
         self.slots = slots
         self.mask = capacity - 1
         self.shift = Self.shift(for: capacity)
@@ -382,7 +388,7 @@ extension SealedTable {
         if unsafe index >= 0 && keys.withUnsafeBufferPointer({ unsafe Self.same($0[index], id) }) {
             return unsafe primaries.withUnsafeBufferPointer { unsafe $0[index] }
         }
-        return unsafe primaryRef(id)
+        return primaryRef(id)
     }
 
     /// `a == b`, written out so that it inlines: the synthesized `==` of ``KeyID`` is a call.
@@ -404,22 +410,22 @@ extension SealedTable {
     @inlinable
     func primaryRef(_ id: KeyID) -> Borrowed<AnyEntry>? {
         if let index = bucketIndex(id) { return unsafe primaries.withUnsafeBufferPointer { unsafe $0[index] } }
-        return unsafe inheritedPrimary(id)
+        return inheritedPrimary(id)
     }
 
     /// The registration a single lookup of `id` gets from the parents, redirected for an override layer.
     @usableFromInline
     func inheritedPrimary(_ id: KeyID) -> Borrowed<AnyEntry>? {
-        guard let inherited = unsafe parent?.primaryRef(id) else { return nil }
-        guard !redirect.isEmpty, let copy = unsafe redirect[ObjectIdentifier(inherited.object)] else {
-            return unsafe inherited
+        guard let inherited = parent?.primaryRef(id) else { return nil }
+        guard !redirect.isEmpty, let copy = redirect[ObjectIdentifier(inherited.object)] else {
+            return inherited
         }
-        return unsafe Borrowed(copy)
+        return Borrowed(copy)
     }
 
     /// The registration a single lookup of `id` gets, searching parents; nil when missing or ambiguous.
     func primary(_ id: KeyID) -> AnyEntry? {
-        unsafe primaryRef(id)?.object
+        primaryRef(id)?.object
     }
 
     func hasRegistration(_ id: KeyID) -> Bool {
@@ -432,28 +438,28 @@ extension SealedTable {
     /// only if its name's text is `name` (two names may share a hash). Unnamed keys pay one nil check.
     @inlinable @inline(__always)
     func primaryRefInline(_ id: KeyID, name: String?) -> Borrowed<AnyEntry>? {
-        let found = unsafe primaryRefInline(id)
-        guard let name else { return unsafe found }
-        return unsafe Self.named(found, name)
+        let found = primaryRefInline(id)
+        guard let name else { return found }
+        return Self.named(found, name)
     }
 
     /// ``primaryRef(_:)`` for a key that may be named (see ``primaryRefInline(_:name:)``).
     @inlinable
     func primaryRef(_ id: KeyID, name: String?) -> Borrowed<AnyEntry>? {
-        let found = unsafe primaryRef(id)
-        guard let name else { return unsafe found }
-        return unsafe Self.named(found, name)
+        let found = primaryRef(id)
+        guard let name else { return found }
+        return Self.named(found, name)
     }
 
     /// ``primary(_:)`` for a key that may be named.
     func primary(_ id: KeyID, name: String?) -> AnyEntry? {
-        unsafe primaryRef(id, name: name)?.object
+        primaryRef(id, name: name)?.object
     }
 
     /// ``hasRegistration(_:)`` for a key that may be named.
     func hasRegistration(_ id: KeyID, name: String?) -> Bool {
         guard let name else { return hasRegistration(id) }
-        return unsafe primaryRef(id, name: name) != nil || allEntries(for: id).contains { $0.key.name == name }
+        return primaryRef(id, name: name) != nil || allEntries(for: id).contains { $0.key.name == name }
     }
 
     /// ``SealedTable/allEntries(for:)`` for a key that may be named: only the registrations of that text.
@@ -466,7 +472,7 @@ extension SealedTable {
     /// `found` if its registration's name is `name`.
     @usableFromInline
     static func named(_ found: Borrowed<AnyEntry>?, _ name: String) -> Borrowed<AnyEntry>? {
-        guard let found = unsafe found, unsafe found.object.key.name == name else { return nil }
-        return unsafe found
+        guard let found = found, found.object.key.name == name else { return nil }
+        return found
     }
 }

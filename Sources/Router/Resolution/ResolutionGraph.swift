@@ -6,10 +6,19 @@
 ///   for (to close a cycle with the same instance) and errors can print the path.
 /// - `pending` holds preparations (property injections and finish hooks) until no factory is running:
 ///   then every object an injection may point back to already exists.
-@usableFromInline
+///
+/// `@safe`, with its lists' exclusivity unchecked (`@safe @exclusivity(unchecked)`: dynamic exclusivity
+/// checks on them showed up as a tenth of the lookup's instructions). **The invariant: no two accesses to
+/// a list overlap.** It holds because a graph belongs to one lookup's state (which holds it, +1) on one
+/// thread or task at a time, and no operation on a list (``GraphStack``, ``RecordedArena``: append, grow,
+/// remove, allocate) calls code outside this file while it lasts: the values that hold user objects are
+/// destroyed by `destroyValues` between accesses, not inside one. Its raw memory follows ``GraphStack``'s,
+/// ``RecordedArena``'s and ``Recorded``'s invariants.
+@usableFromInline @safe
 final class ResolutionGraph {
-    // @safe: `entry` is borrowed from the lookup's table, which outlives the graph's use of the node.
-    @usableFromInline @safe
+    /// One object of the lookup. Its entry is borrowed: the table keeps every entry alive for longer than
+    /// any lookup.
+    @usableFromInline
     struct Node {
         /// Unretained: the table keeps every entry alive for longer than any lookup.
         @usableFromInline let entryRef: Borrowed<AnyEntry>
@@ -22,7 +31,7 @@ final class ResolutionGraph {
 
         @inlinable
         init(entryRef: Borrowed<AnyEntry>, instance: Int32, parent: Int32, level: Int32) {
-            unsafe self.entryRef = unsafe entryRef
+            self.entryRef = entryRef
             self.instance = instance
             self.parent = parent
             self.level = level
@@ -44,9 +53,13 @@ final class ResolutionGraph {
     /// One object made in this lookup, kept with its static type: its value lives in the graph's
     /// ``RecordedArena``, so that reading it back as the type that recorded it is a load, not a dynamic
     /// cast from `Any` (a conformance search for a protocol type).
-    // @safe: `value` points into the graph's arena, where `record` initialized it as the type `typeID`
-    // names; it stays there, unmoved, until the graph destroys it (`reset`, `deinit`), and the graph's
-    // readers (`Resolver.recordedInstance`) load it as that type only after comparing `typeID`.
+    ///
+    /// `@safe`. **The invariant: `value` holds a live value of the type `typeID` names while the graph holds
+    /// the record.** It holds because only `record` and `recordUntyped` make one (``init(value:as:)`` is
+    /// `@unsafe`), right after initializing `value` in the graph's arena as that type; the value stays
+    /// there, unmoved, until the graph destroys it (`reset`, `deinit`), which first drops every record
+    /// from `instances`; readers in other files take a record out of `instances` and use it within the same
+    /// lookup, and ``Resolver/recordedInstance(_:_:)`` loads it as a type only after comparing `typeID`.
     @usableFromInline @safe
     struct Recorded {
         @usableFromInline let value: UnsafeMutableRawPointer
@@ -59,9 +72,9 @@ final class ResolutionGraph {
 
         /// Records the value at `value`, initialized as `type`. The functions capture nothing once the
         /// caller is specialized for `Value`, so they allocate nothing.
-        @inlinable
+        @inlinable @unsafe
         init<Value>(value: UnsafeMutableRawPointer, as type: Value.Type) {
-            unsafe self.value = value
+            unsafe self.value = unsafe value
             self.typeID = ObjectIdentifier(Value.self)
             unsafe self.destroy = { unsafe $0.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
             unsafe self.copyAsAny = { unsafe $0.assumingMemoryBound(to: Value.self).pointee }
@@ -71,43 +84,41 @@ final class ResolutionGraph {
         @usableFromInline var asAny: Any { unsafe copyAsAny(value) }
     }
 
-    // Unchecked: a graph belongs to one lookup on one thread; dynamic exclusivity checks on its arrays
-    // showed up as a tenth of the lookup's instructions.
-    @exclusivity(unchecked) @usableFromInline var nodes = GraphStack<Node>(capacity: 16)
+    // Unchecked exclusivity: see the type's invariant.
+    @safe @exclusivity(unchecked) @usableFromInline var nodes = GraphStack<Node>(capacity: 16)
     /// The objects made in this lookup, in the order their factories returned.
-    @exclusivity(unchecked) @usableFromInline var instances = GraphStack<Recorded>(capacity: 16)
+    @safe @exclusivity(unchecked) @usableFromInline var instances = GraphStack<Recorded>(capacity: 16)
     /// Where the values of `instances` live.
-    @exclusivity(unchecked) @usableFromInline var arena = RecordedArena()
+    @safe @exclusivity(unchecked) @usableFromInline var arena = RecordedArena()
     /// The graph-scoped objects of this lookup: their registration, and their index in `instances`.
-    @exclusivity(unchecked) @usableFromInline var graphScoped = GraphStack<(entry: ObjectIdentifier, instance: Int32)>(
-        capacity: 4)
-    @exclusivity(unchecked) @usableFromInline var pending = GraphStack<Pending>(capacity: 8)
+    @safe @exclusivity(unchecked) @usableFromInline var graphScoped = GraphStack<
+        (entry: ObjectIdentifier, instance: Int32)
+    >(capacity: 4)
+    @safe @exclusivity(unchecked) @usableFromInline var pending = GraphStack<Pending>(capacity: 8)
 
     @usableFromInline
     init() {}
 
     deinit {
         destroyValues()
-        unsafe nodes.free()
-        unsafe instances.free()
+        instances.removeSuffix(from: 0)
         unsafe arena.free()
-        unsafe graphScoped.free()
-        unsafe pending.free()
     }
 
     /// Empties the graph for the next lookup, keeping its storage.
     func reset() {
-        unsafe nodes.removeSuffix(from: 0)
-        unsafe graphScoped.removeSuffix(from: 0)
+        nodes.removeSuffix(from: 0)
+        graphScoped.removeSuffix(from: 0)
+        pending.removeSuffix(from: 0)
         destroyValues()
-        unsafe instances.removeSuffix(from: 0)
+        instances.removeSuffix(from: 0)
         unsafe arena.rewind()
-        unsafe pending.removeSuffix(from: 0)
     }
 
-    /// Destroys the values of the recorded objects, which the arena holds.
+    /// Destroys the values of the recorded objects, which the arena holds. Each destroy may run a user's
+    /// `deinit`: it runs between two accesses to `instances`, never inside one.
     private func destroyValues() {
-        for index in unsafe 0..<instances.count {
+        for index in 0..<instances.count {
             // In place, through the pointer: copying the element out would retain its function.
             let recorded = unsafe instances.base + index
             unsafe recorded.pointee.destroy(recorded.pointee.value)
@@ -121,26 +132,26 @@ final class ResolutionGraph {
             size: MemoryLayout<AnyObject>.size, alignment: MemoryLayout<AnyObject>.alignment)
         unsafe value.initializeMemory(as: AnyObject.self, to: object)
         unsafe instances.append(Recorded(value: value, as: AnyObject.self))
-        return unsafe Int32(instances.count - 1)
+        return Int32(instances.count - 1)
     }
 
     /// Whether the graph's storage is small enough to keep for the next lookup on this thread.
     var isWorthKeeping: Bool {
-        unsafe nodes.capacity <= 256 && instances.capacity <= 256 && pending.capacity <= 256
+        nodes.capacity <= 256 && instances.capacity <= 256 && pending.capacity <= 256
             && graphScoped.capacity <= 64
     }
 
     @inlinable
     func push(_ entry: Borrowed<AnyEntry>, parent: Int32) -> Int32 {
-        let level = unsafe parent >= 0 ? nodes[Int(parent)].level + 1 : 0
-        unsafe nodes.append(Node(entryRef: entry, instance: -1, parent: parent, level: level))
-        return unsafe Int32(nodes.count - 1)
+        let level = parent >= 0 ? nodes[Int(parent)].level + 1 : 0
+        nodes.append(Node(entryRef: entry, instance: -1, parent: parent, level: level))
+        return Int32(nodes.count - 1)
     }
 
     @usableFromInline
     func graphInstance(for entry: ObjectIdentifier) -> Recorded? {
-        for index in unsafe 0..<graphScoped.count where unsafe graphScoped[index].entry == entry {
-            return unsafe instances[Int(graphScoped[index].instance)]
+        for index in 0..<graphScoped.count where graphScoped[index].entry == entry {
+            return instances[Int(graphScoped[index].instance)]
         }
         return nil
     }
@@ -150,8 +161,8 @@ final class ResolutionGraph {
         var names: [String] = []
         var index = node
         while index >= 0 {
-            let item = unsafe nodes[Int(index)]
-            unsafe names.append(item.entryRef.object.key.short)
+            let item = nodes[Int(index)]
+            names.append(item.entryRef.object.key.short)
             index = item.parent
         }
         return names.reversed()
@@ -160,17 +171,16 @@ final class ResolutionGraph {
     /// The parent of `node`.
     @inlinable
     func parent(of node: Int32) -> Int32 {
-        unsafe nodes[Int(node)].parent
+        nodes[Int(node)].parent
     }
 
     /// The nearest node at or above `node` made from `entry`.
     @inlinable
     func ancestor(of node: Int32, entry: AnyEntry) -> Int32? {
-        let target = unsafe Borrowed(entry).opaque
         var index = node
         while index >= 0 {
-            if unsafe nodes[Int(index)].entryRef.opaque == target { return index }
-            index = unsafe nodes[Int(index)].parent
+            if nodes[Int(index)].entryRef.refers(to: entry) { return index }
+            index = nodes[Int(index)].parent
         }
         return nil
     }
@@ -182,17 +192,17 @@ extension Resolver {
     /// Records a made object in the graph and queues its preparation.
     @inlinable
     mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
-        guard let graphRef = unsafe graphRef, node >= 0 else { return }
-        unsafe graphRef.with { graph in
-            let index = unsafe Int32(graph.instances.count)
+        guard let graphRef = graphRef, node >= 0 else { return }
+        graphRef.with { graph in
+            let index = Int32(graph.instances.count)
             // Kept with its type (see `ResolutionGraph.Recorded`).
             let value = unsafe graph.arena.allocate(
                 size: MemoryLayout<Destination>.size, alignment: MemoryLayout<Destination>.alignment)
             unsafe value.initializeMemory(as: Destination.self, to: made)
             unsafe graph.instances.append(.init(value: value, as: Destination.self))
-            unsafe graph.nodes[Int(node)].instance = index
+            graph.nodes[Int(node)].instance = index
             if entry.scope.kind == .graph {
-                unsafe graph.graphScoped.append((ObjectIdentifier(entry), index))
+                graph.graphScoped.append((ObjectIdentifier(entry), index))
             }
             if entry.needsPreparation {
                 // Unowned: the table keeps the entry alive for longer than the lookup. The object is read
@@ -201,7 +211,7 @@ extension Resolver {
                 // captured nothing, reading the entry through a borrowed reference, saved this allocation
                 // but added four frames per level to a debug build's property-injection chain, which a
                 // 64 KiB thread could no longer hold three levels of.)
-                unsafe graph.pending.append(
+                graph.pending.append(
                     .init(node: node) { [unowned(unsafe) entry] resolver in
                         unsafe try resolver.prepare(value.assumingMemoryBound(to: Destination.self).pointee, entry)
                     })
@@ -224,25 +234,25 @@ extension Resolver {
 
     /// Queues a preparation for the object whose factory is running now.
     mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
-        if graph == nil { unsafe state.startGraph() }
-        unsafe graph?.pending.append(.init(node: current, run: run))
+        if graph == nil { state.startGraph() }
+        graph?.pending.append(.init(node: current, run: run))
     }
 
     /// Runs queued preparations from `mark` on, including those they queue, then forgets them.
     @usableFromInline
     mutating func drain(from mark: Int) throws {
-        guard let graphRef = unsafe graphRef else { return }
+        guard let graphRef = graphRef else { return }
         // Borrowed: the state owns the graph until the lookup ends.
-        unsafe try graphRef.with { graph in
+        try graphRef.with { graph in
             defer {
-                unsafe graph.pending.removeSuffix(from: mark)
+                graph.pending.removeSuffix(from: mark)
             }
             var index = mark
-            while unsafe index < graph.pending.count {
-                let item = unsafe graph.pending[index]
+            while index < graph.pending.count {
+                let item = graph.pending[index]
                 index += 1
                 try runPending(item, graph: graph)
-                if mark == 0 { unsafe state.noteCompleted(index) }
+                if mark == 0 { state.noteCompleted(index) }
             }
         }
     }
@@ -250,9 +260,9 @@ extension Resolver {
     /// Runs one queued preparation inside the object it prepares.
     mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
         // A preparation's lookups are nested inside the object it prepares.
-        let nested = unsafe item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
-        let entered = unsafe state.enterPreparation(of: item.node, depth: nested)
-        defer { unsafe state.leavePreparation(entered) }
+        let nested = item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
+        let entered = state.enterPreparation(of: item.node, depth: nested)
+        defer { state.leavePreparation(entered) }
         try item.run(&self)
     }
 }
@@ -261,17 +271,17 @@ extension Resolver {
 ///
 /// `Array` would do, but emptying an array for the next lookup goes through `replaceSubrange`, a large
 /// generic call, four times per lookup; here it is a loop of destroys (none for plain values) and a store.
-/// The owner frees the storage with ``free()``; a copy of a stack aliases the same storage, so a stack is
-/// only ever used in place, as a stored property of its graph.
-// @safe: `base` is allocated in `init` and freed by the owning graph's `free()`; every subscript access is
-// bounds checked against `count` in debug builds (the `assert`s in the subscript; the engine computes every
-// index, no user input reaches one), `append` grows before it writes, and a stack is never copied out of its
-// graph.
+///
+/// `@safe`. **The invariant: `base` holds `capacity` elements' memory, the first `count` initialized.** It
+/// holds for every caller: the storage is allocated in `init` and freed in `deinit`, and the stack is not
+/// copyable, so no second stack aliases it; `count` and `capacity` change only here; the subscript checks
+/// its index against `count` (in release builds too: a `precondition`), `append` grows before it writes,
+/// and `removeSuffix` destroys only initialized elements.
 @usableFromInline @safe
-struct GraphStack<Element> {
-    @usableFromInline var base: UnsafeMutablePointer<Element>
-    @usableFromInline var count: Int
-    @usableFromInline var capacity: Int
+struct GraphStack<Element>: ~Copyable {
+    @usableFromInline fileprivate(set) var base: UnsafeMutablePointer<Element>
+    @usableFromInline fileprivate(set) var count: Int
+    @usableFromInline fileprivate(set) var capacity: Int
 
     init(capacity: Int) {
         unsafe base = .allocate(capacity: capacity)
@@ -280,17 +290,23 @@ struct GraphStack<Element> {
     }
 
     @inlinable
+    deinit {
+        unsafe base.deinitialize(count: count)
+        unsafe base.deallocate()
+    }
+
+    @inlinable
     var isEmpty: Bool { count == 0 }
 
-    /// The element at `index`, which must be below `count`.
+    /// The element at `index`, which must be below `count` (checked).
     @inlinable
     subscript(index: Int) -> Element {
         get {
-            assert(index >= 0 && index < count, "GraphStack index \(index) outside 0..<\(count)")
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "GraphStack index outside its elements")
             return unsafe base[index]
         }
-        nonmutating _modify {
-            assert(index >= 0 && index < count, "GraphStack index \(index) outside 0..<\(count)")
+        _modify {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "GraphStack index outside its elements")
             yield unsafe &base[index]
         }
     }
@@ -315,17 +331,12 @@ struct GraphStack<Element> {
         capacity *= 2
     }
 
-    /// Destroys the elements from `mark` on.
+    /// Destroys the elements from `mark` on (none when `mark` is `count` or more).
     mutating func removeSuffix(from mark: Int) {
         guard count > mark else { return }
-        unsafe (base + mark).deinitialize(count: count - mark)
-        count = mark
-    }
-
-    /// Destroys the elements and frees the storage; the stack must not be used afterwards.
-    func free() {
-        unsafe base.deinitialize(count: count)
-        unsafe base.deallocate()
+        let kept = max(mark, 0)
+        unsafe (base + kept).deinitialize(count: count - kept)
+        count = kept
     }
 }
 
@@ -334,17 +345,19 @@ struct GraphStack<Element> {
 ///
 /// The first chunk is kept from lookup to lookup; chunks a large lookup added, and values larger than a
 /// chunk (each in memory of its own), are freed when the arena rewinds.
-// @safe: `chunk` is allocated in `init` (and by `allocateSlow`) with `chunkSize` bytes and freed only by
-// `rewind` (the extra ones) or `free`; `allocate` hands out disjoint ranges inside it, aligned as asked;
-// the owner destroys every value it placed before it calls `rewind` or `free`.
+///
+/// `@safe`: `chunk` is allocated in `init` (and by `allocateSlow`) with `chunkSize` bytes and freed only by
+/// ``rewind()`` (the extra ones) or ``free()``, which are `@unsafe` (the memory they free may hold values
+/// their owner has not destroyed; the graph, the only owner, destroys every value first); `allocate` hands
+/// out disjoint ranges inside it, aligned as asked; `chunk` and `offset` change only here.
 @usableFromInline @safe
 struct RecordedArena {
     /// The size of a chunk, in bytes: room for about a hundred class or protocol values.
     @usableFromInline static let chunkSize = 2048
     /// The chunk values are placed in now.
-    @usableFromInline var chunk: UnsafeMutableRawPointer
+    @usableFromInline fileprivate(set) var chunk: UnsafeMutableRawPointer
     /// The first free byte of `chunk`.
-    @usableFromInline var offset = 0
+    @usableFromInline fileprivate(set) var offset = 0
     /// The first chunk, kept for the next lookup.
     let first: UnsafeMutableRawPointer
     /// Memory to free when the arena rewinds: chunks after the first, and values larger than a chunk.
@@ -352,8 +365,8 @@ struct RecordedArena {
 
     init() {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
-        unsafe chunk = memory
-        unsafe first = memory
+        unsafe chunk = unsafe memory
+        unsafe first = unsafe memory
     }
 
     /// Memory for one value of `size` bytes aligned to `alignment` (a power of two).
@@ -377,23 +390,23 @@ struct RecordedArena {
         }
         let fresh = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
         unsafe extra.append(fresh)
-        unsafe chunk = fresh
+        unsafe chunk = unsafe fresh
         offset = size
         return unsafe fresh
     }
 
     /// Makes all the memory free again, keeping the first chunk; every value in it must be destroyed.
-    mutating func rewind() {
+    @unsafe mutating func rewind() {
         unsafe chunk = unsafe first
         offset = 0
         guard unsafe !extra.isEmpty else { return }
-        // By index: a `for` over pointers would need `for unsafe`, which the formatter does not keep apart.
+        // By index: a `for` over pointers would need a marked loop, which the formatter does not keep apart.
         for index in unsafe extra.indices { unsafe extra[index].deallocate() }
         unsafe extra.removeAll(keepingCapacity: true)
     }
 
     /// Frees all the memory; every value in it must be destroyed, and the arena not used afterwards.
-    func free() {
+    @unsafe func free() {
         for index in unsafe extra.indices { unsafe extra[index].deallocate() }
         unsafe first.deallocate()
     }

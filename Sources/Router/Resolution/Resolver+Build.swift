@@ -3,10 +3,10 @@ extension Resolver {
 
     @inlinable
     mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
-        guard let found = unsafe tableRef.with({ unsafe $0.primaryRefInline(key.id, name: key.name) }) else {
+        guard let found = tableRef.with({ $0.primaryRefInline(key.id, name: key.name) }) else {
             throw missingError(for: key)
         }
-        return unsafe try Entry<Destination>.borrow(found) { $0 }
+        return try Entry<Destination>.borrow(found) { $0 }
     }
 
     @usableFromInline
@@ -62,7 +62,7 @@ extension Resolver {
         if tracing { return try buildTraced(entry) }
         if let made = entry.builtSingleton { return made }
         // The common case: a transient object with nothing to prepare, in a lookup with no graph.
-        if unsafe graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
+        if graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
             return try constructPlain(entry)
         }
         return try buildSlow(entry)
@@ -73,7 +73,7 @@ extension Resolver {
     /// destination type in the caller instead of asking the runtime for generic metadata on every call.
     @inlinable
     mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        if unsafe injecting > 0 && top == state.preparations.preparationTop
+        if injecting > 0 && top == state.preparations.preparationTop
             && !state.preparations.callerPreparationPending
         {
             return try buildForPreparation(entry)
@@ -114,9 +114,9 @@ extension Resolver {
     mutating func existingInstance<Destination>(
         _ entry: Entry<Destination>, startingGraph: Bool
     ) throws -> Destination? {
-        if let graphRef = unsafe graphRef {
+        if let graphRef = graphRef {
             // Borrowed: the state owns the graph for the whole lookup.
-            let found = unsafe try graphRef.with { graph -> Destination? in
+            let found = try graphRef.with { graph -> Destination? in
                 if injecting > 0 || entry.isShared, let closed = try closeCycle(entry, in: graph) {
                     return closed
                 }
@@ -127,7 +127,7 @@ extension Resolver {
             }
             if let found { return found }
         } else if startingGraph {
-            unsafe state.startGraph()
+            state.startGraph()
         }
         try checkDepth(entry)
         return nil
@@ -140,54 +140,6 @@ extension Resolver {
         guard depth < maxDepth && (hasStackRoom || hasStackRoomOnThisThread()) else { throw tooDeep(entry) }
     }
 
-    /// Runs the factory inside a frame on the call stack, records the object, and queues its preparation.
-    @inlinable
-    mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
-        var frame = unsafe Frame(entry: entry, parent: top, node: -1)
-        // Unprotected: see `Frame`.
-        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
-            let parentNode = unsafe state.enterFrame(framePointer)
-            defer { unsafe state.leaveFrame(framePointer, parentNode: parentNode) }
-            let made = unsafe try runFactory(entry, in: framePointer)
-            unsafe state.noteConstructed(entry)
-            return made
-        }
-    }
-
-    /// `construct` for a transient with nothing to prepare in an untraced lookup with no graph (yet): no
-    /// node to push, and nothing to record unless the factory's own lookups start the graph. Always inlined,
-    /// and its body a local function rather than a closure, so that a nested lookup is one function: a
-    /// closure's body is compiled apart, and each call between the pieces cost about 30 instructions.
-    @inlinable @inline(__always)
-    mutating func constructPlain<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
-        let outerTop = unsafe top
-        var frame = unsafe Frame(entry: entry, parent: outerTop, node: -1)
-        @inline(__always) func run(_ framePointer: UnsafeMutablePointer<Frame>) throws -> Destination {
-            let parentNode = unsafe state.enterPlainFrame(framePointer)
-            // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
-            let made: Destination
-            do {
-                // Wraps a failure while the frame is still pushed, so the error's path ends at this object.
-                made = unsafe try runFactory(entry, in: framePointer, recordsInline: false)
-            } catch {
-                unsafe state.leaveFrame(framePointer, parentNode: parentNode)
-                throw error
-            }
-            guard unsafe graphRef == nil else {
-                // The factory's own lookups started a graph, which gave this frame and its parents nodes.
-                unsafe state.leaveFrame(framePointer, parentNode: parentNode)
-                return made
-            }
-            // Still no graph: no node was made, so the enclosing frame has none to restore.
-            unsafe state.leavePlainFrame(restoring: outerTop, parentNode: parentNode)
-            return made
-        }
-        // Unprotected: see `Frame`.
-        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame, run)
-    }
-
     /// Runs the factory of the object in `frame`, naming the registration in its error, and records the
     /// object if a graph exists (the factory's own lookups may have started one), so that a queued
     /// preparation closing a cycle back to it gets this instance.
@@ -197,7 +149,7 @@ extension Resolver {
     /// (inlined, the recording cost every nested transient lookup registers).
     @inlinable @inline(__always)
     mutating func runFactory<Destination>(
-        _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>, recordsInline: Bool = true
+        _ entry: Entry<Destination>, in frame: FrameRef, recordsInline: Bool = true
     ) throws -> Destination {
         let made: Destination
         do {
@@ -205,25 +157,25 @@ extension Resolver {
         } catch {
             throw wrap(error, entry, stage: "factory")
         }
-        guard unsafe graphRef != nil else { return made }
+        guard graphRef != nil else { return made }
         guard recordsInline else {
-            try unsafe recordAfterGraphStarted(made, entry, in: frame)
+            try recordAfterGraphStarted(made, entry, in: frame)
             return made
         }
-        unsafe record(made, entry, node: frame.pointee.node)
+        record(made, entry, node: frame.node)
         // An `@Injected` property of the object failed: the lookup fails as if the factory had thrown.
         // (Checked after `record`, which it undoes: before it, the check cost the transient path registers.)
-        if unsafe state.hasFailedInjection { try unsafe throwFailedInjection(of: entry, node: frame.pointee.node) }
+        if state.hasFailedInjection { try throwFailedInjection(of: entry, node: frame.node) }
         return made
     }
 
     /// What ``runFactory(_:in:recordsInline:)`` does once a graph exists, as a call.
     @usableFromInline @inline(never)
     mutating func recordAfterGraphStarted<Destination>(
-        _ made: Destination, _ entry: Entry<Destination>, in frame: UnsafeMutablePointer<Frame>
+        _ made: Destination, _ entry: Entry<Destination>, in frame: FrameRef
     ) throws {
-        unsafe record(made, entry, node: frame.pointee.node)
-        if unsafe state.hasFailedInjection { try unsafe throwFailedInjection(of: entry, node: frame.pointee.node) }
+        record(made, entry, node: frame.node)
+        if state.hasFailedInjection { try throwFailedInjection(of: entry, node: frame.node) }
     }
 
     /// Fails the running factory (the top frame) with the failure of one of its object's `@Injected`
@@ -231,11 +183,11 @@ extension Resolver {
     /// object (node `node`). Out of line: rare, and kept off the hot path's code.
     @usableFromInline
     mutating func throwFailedInjection(of entry: AnyEntry, node: Int32) throws {
-        guard let failed = unsafe state.takeFailedInjection(in: top) else { return }
-        if let graph, node >= 0, unsafe graph.pending.count > 0,
-            unsafe graph.pending[graph.pending.count - 1].node == node
+        guard let failed = state.takeFailedInjection(in: top) else { return }
+        if let graph, node >= 0, graph.pending.count > 0,
+            graph.pending[graph.pending.count - 1].node == node
         {
-            unsafe graph.pending.removeSuffix(from: graph.pending.count - 1)
+            graph.pending.removeSuffix(from: graph.pending.count - 1)
         }
         throw wrap(failed, entry, stage: "factory")
     }
@@ -256,10 +208,10 @@ extension Resolver {
     @inlinable @inline(__always)
     func repeatedFactory(_ entry: AnyEntry) -> RouteError? {
         // The common answer, with nothing allocated: no frame on the path runs this factory.
-        var cursor = unsafe top
-        while let frame = unsafe cursor {
-            if unsafe frame.pointee.entry.refers(to: Borrowed(entry)) { return repeatedFactorySlow(entry) }
-            unsafe cursor = unsafe frame.pointee.parent
+        var cursor = top
+        while let frame = cursor {
+            if frame.entry.refers(to: Borrowed(entry)) { return repeatedFactorySlow(entry) }
+            cursor = frame.parent
         }
         return nil
     }
@@ -269,10 +221,10 @@ extension Resolver {
     func repeatedFactorySlow(_ entry: AnyEntry) -> RouteError? {
         guard Self.takesNoInput(entry) else { return nil }
         var running: [AnyEntry] = [entry]
-        var cursor = unsafe top
-        while let frame = unsafe cursor {
-            unsafe running.append(frame.pointee.entry.object)
-            unsafe cursor = unsafe frame.pointee.parent
+        var cursor = top
+        while let frame = cursor {
+            running.append(frame.entry.object)
+            cursor = frame.parent
         }
         // Root first: the first object whose factory runs a second time, from its first run.
         running.reverse()
@@ -296,7 +248,7 @@ extension Resolver {
         guard let tracer = table.tracer else { return try buildSlow(entry) }
         let clock = ContinuousClock()
         let start = clock.now
-        let before = unsafe state.frames.constructions
+        let before = state.frames.constructions
         let level = depth
         do {
             let made: Destination
@@ -306,7 +258,7 @@ extension Resolver {
                 made = try buildSlow(entry)
             }
             let built =
-                unsafe state.frames.constructions != before && state.frames.lastConstructed == ObjectIdentifier(entry)
+                state.frames.constructions != before && state.frames.lastConstructed == ObjectIdentifier(entry)
             tracer.emit(
                 ResolutionStep(
                     key: entry.key.full, scope: entry.scope, outcome: built ? .built : .shared, depth: level,
@@ -341,7 +293,7 @@ extension Entry {
     static func fastCase(_ entry: Borrowed<AnyEntry>) -> FastCase<Destination> {
         // A debug build that finds the entry is not an `Entry<Destination>` answers `.other`, and the
         // general path throws the typed error.
-        let found = unsafe try? borrow(entry) { typed -> FastCase<Destination> in
+        let found = try? borrow(entry) { typed -> FastCase<Destination> in
             if let made = typed.builtSingleton { return .built(made) }
             return typed.isPlainTransient ? .plain : .other
         }

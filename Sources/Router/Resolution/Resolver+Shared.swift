@@ -27,11 +27,11 @@ extension Resolver {
         case .custom:
             guard let scope = entry.scope.customScope else { return try construct(entry) }
             let cell: SharedCell<Destination>
-            switch unsafe scope.cell(
+            switch scope.cell(
                 for: ObjectIdentifier(entry), of: Destination.self, generation: state.generation(of: scope))
             {
             case .cell(let found): cell = found
-            case .stale: cell = unsafe state.detachedCell(for: entry)
+            case .stale: cell = state.detachedCell(for: entry)
             case .closed: throw RouteError.scopeClosed(entry, path: pathTo(entry.key.short))
             }
             if let made = cell.instance { return made }
@@ -52,18 +52,18 @@ extension Resolver {
             throw RouteError.asyncOnly(
                 entry.key, path: pathTo(entry.key.short), eager: entry.scope.kind == .eagerSingleton)
         }
-        if graph == nil { unsafe state.startGraph() }
-        let transaction = unsafe state.transaction
+        if graph == nil { state.startGraph() }
+        let transaction = state.transaction
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
         let mark = pendingCount
         // The node `construct` is about to push.
-        let node = unsafe Int32(graphRef?.with { unsafe $0.nodes.count } ?? -1)
+        let node = Int32(graphRef?.with { $0.nodes.count } ?? -1)
         // Cleared before the factory runs: a factory that closes a property cycle (it is handed an
         // ancestor still being prepared) makes the instance as unfinished as a preparation that does. An
         // instance whose preparation waits for the enclosing lookup is unfinished, and so is whatever the
         // enclosing factories build around it: they are held too (the explorer's "initializer a(b),
         // property b.a" scenario).
-        let outer = unsafe state.enterUnfinishedScope()
+        let outer = state.enterUnfinishedScope()
         let made: Destination
         let deferred: [ResolutionGraph.Pending]
         do {
@@ -71,12 +71,12 @@ extension Resolver {
             transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
             deferred = try drainShared(from: mark, node: node)
         } catch {
-            unsafe state.leaveUnfinishedScope(outer, failed: true)
+            state.leaveUnfinishedScope(outer, failed: true)
             transaction.abandon(slot.cell)
             throw error
         }
-        let reached = unsafe state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
-        let stateID = unsafe ObjectIdentifier(state)
+        let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
+        let stateID = ObjectIdentifier(state)
         guard let graph, !deferred.isEmpty || reached else {
             transaction.finish(
                 slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
@@ -85,8 +85,8 @@ extension Resolver {
         // A preparation needs an object an enclosing factory is still building, or the instance reached an
         // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
         // drain, and the instance is published after it.
-        unsafe graph.pending.append(contentsOf: deferred)
-        unsafe transaction.finish(
+        graph.pending.append(contentsOf: deferred)
+        transaction.finish(
             slot.cell, queuedAfter: graph.pending.count, state: stateID, publish: { slot.publish(made) },
             discard: { slot.discard() })
         return made
@@ -96,23 +96,23 @@ extension Resolver {
     /// still building: those are returned, to run in the enclosing lookup's drain.
     mutating func drainShared(from mark: Int, node: Int32) throws -> [ResolutionGraph.Pending] {
         guard let graph else { return [] }
-        let outerFloor = unsafe state.enterSharedFloor(node)
+        let outerFloor = state.enterSharedFloor(node)
         defer {
-            unsafe state.leaveSharedFloor(outerFloor)
-            unsafe graph.pending.removeSuffix(from: mark)
+            state.leaveSharedFloor(outerFloor)
+            graph.pending.removeSuffix(from: mark)
         }
         var deferred: [ResolutionGraph.Pending] = []
         var index = mark
-        while unsafe index < graph.pending.count {
-            let item = unsafe graph.pending[index]
+        while index < graph.pending.count {
+            let item = graph.pending[index]
             index += 1
-            unsafe state.clearDeferralRequest()
+            state.clearDeferralRequest()
             do {
                 try runPending(item, graph: graph)
-            } catch  where unsafe state.preparations.deferralRequested {
+            } catch  where state.preparations.deferralRequested {
                 // Unwound by the deferral (possibly rethrown as another error by user code).
             }
-            if unsafe state.clearDeferralRequest() {
+            if state.clearDeferralRequest() {
                 // Also when the preparation swallowed the deferral (`try?`) and returned: it runs again,
                 // whole, in the enclosing lookup's drain.
                 deferred.append(item)
@@ -128,7 +128,7 @@ extension Resolver {
         _ cell: CreationCell, for entry: AnyEntry, published: () -> Destination?
     ) throws -> Destination? {
         while true {
-            switch try answer(unsafe try state.transaction.claim(cell, for: entry), for: entry, published: published) {
+            switch try answer(try state.transaction.claim(cell, for: entry), for: entry, published: published) {
             case .found(let made): return made
             case .build: return nil
             case .claimAgain: continue
@@ -185,7 +185,7 @@ struct SharedSlot<Value> {
     init(_ cell: SharedCell<Value>) {
         self.cell = cell
         published = { cell.instance }
-        setProvisional = { unsafe cell.provisional = $0 }
+        setProvisional = { cell.provisional = $0 }
         publish = { cell.publish($0) }
         discard = { cell.discardProvisional() }
     }

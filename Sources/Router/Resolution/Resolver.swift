@@ -15,13 +15,18 @@ import Synchronization
 ///
 /// How a lookup runs, file by file, is drawn in `ARCHITECTURE.md` at the top of the repository.
 public struct Resolver: ~Copyable {
-    /// The running lookup's state. Not retained: the door that started the lookup keeps it alive for as
-    /// long as any resolver of it exists (a resolver cannot escape the call it is lent to).
-    @usableFromInline unowned(unsafe) let state: LookupState
+    /// The running lookup's state. Borrowed: the door that started the lookup keeps it alive for as long
+    /// as any resolver of it exists (a resolver is not copyable and is lent `inout`, so it cannot escape
+    /// the call it is lent to).
+    @usableFromInline let stateRef: Borrowed<LookupState>
+
+    /// The running lookup's state.
+    @inlinable
+    var state: LookupState { stateRef.object }
 
     @inlinable
     init(state: LookupState) {
-        unsafe self.state = state
+        stateRef = Borrowed(state)
     }
 
     // MARK: Public lookups
@@ -37,17 +42,17 @@ public struct Resolver: ~Copyable {
         // Local functions, not closures: always inlined, so the probe, `build` and the factory's frame are
         // one function (see `constructPlain`).
         @inline(__always) func probe(_ table: SealedTable) -> Borrowed<AnyEntry>? {
-            let found = unsafe table.primaryRefInline(key.id)
+            let found = table.primaryRefInline(key.id)
             // A named key's hash may find a registration of another name (see `KeyName`).
-            guard table.hasNamedKeys, let named = unsafe found else { return unsafe found }
-            return unsafe key.isNotNamed(as: named) ? nil : named
+            guard table.hasNamedKeys, let named = found else { return found }
+            return key.isNotNamed(as: named) ? nil : named
         }
-        guard let found = unsafe tableRef.with(probe) else {
+        guard let found = tableRef.with(probe) else {
             throw missingError(for: key)
         }
         @inline(__always) func buildFound(_ entry: Entry<Destination>) throws -> Destination { try build(entry) }
         // Borrowed, not retained: the table keeps the entry alive for the whole lookup.
-        return unsafe try Entry<Destination>.borrow(found, buildFound)
+        return try Entry<Destination>.borrow(found, buildFound)
     }
 
     /// Resolves the destination of `key`, then runs `preparation` on it before the registration's own
@@ -85,7 +90,7 @@ public struct Resolver: ~Copyable {
     /// - Throws: ``RouteError`` when one of the factories fails.
     public mutating func resolveAll<Destination>(_ key: RoutableService<Destination>) throws -> [Destination] {
         try table.allEntries(for: key.id, name: key.name).map { erased in
-            unsafe try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
+            try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
         }
     }
 
@@ -105,7 +110,7 @@ public struct Resolver: ~Copyable {
     ) throws -> Destination {
         let entry: Entry<Destination> = try moduleEntry(for: key)
         let configuration = try configure(entry, as: Configuration.self, configuring)
-        let made = try unsafe state.withInput(configuration) { try build(entry) }
+        let made = try state.withInput(configuration) { try build(entry) }
         reportUnreadConstructCalls(configuration, of: entry)
         return made
     }
@@ -126,32 +131,32 @@ public struct Resolver: ~Copyable {
 
     // MARK: The state, as the engine's files read it
 
-    @inlinable var tableRef: Borrowed<SealedTable> { unsafe state.context.tableRef }
+    @inlinable var tableRef: Borrowed<SealedTable> { state.context.tableRef }
     /// The table, for the paths that are not hot.
-    var table: SealedTable { unsafe state.table }
-    @inlinable var maxDepth: Int { unsafe state.context.maxDepth }
-    @inlinable var tracing: Bool { unsafe state.context.tracing }
-    @inlinable var graphRef: Borrowed<ResolutionGraph>? { unsafe state.preparations.graphRef }
-    @inlinable var graph: ResolutionGraph? { unsafe state.graph }
+    var table: SealedTable { state.table }
+    @inlinable var maxDepth: Int { state.context.maxDepth }
+    @inlinable var tracing: Bool { state.context.tracing }
+    @inlinable var graphRef: Borrowed<ResolutionGraph>? { state.preparations.graphRef }
+    @inlinable var graph: ResolutionGraph? { state.graph }
     /// How many preparations are queued, read without retaining the graph.
-    @inlinable var pendingCount: Int { unsafe graphRef?.with { unsafe $0.pending.count } ?? 0 }
-    @inlinable var current: Int32 { unsafe state.frames.current }
-    @inlinable var top: UnsafeMutablePointer<Frame>? { unsafe state.frames.top }
-    @inlinable var depth: Int { unsafe state.frames.depth }
-    @inlinable var injecting: Int { unsafe state.frames.injecting }
-    @inlinable var sharedFloor: Int32 { unsafe state.preparations.sharedFloor }
+    @inlinable var pendingCount: Int { graphRef?.with { $0.pending.count } ?? 0 }
+    @inlinable var current: Int32 { state.frames.current }
+    @inlinable var top: FrameRef? { state.frames.top }
+    @inlinable var depth: Int { state.frames.depth }
+    @inlinable var injecting: Int { state.frames.injecting }
+    @inlinable var sharedFloor: Int32 { state.preparations.sharedFloor }
     /// Whether the stack has room for one more nested build (see ``ThreadContext``), as far as the range
     /// the lookup last measured says. An address on another thread's stack is outside it as well:
     /// ``hasStackRoomOnThisThread()`` then measures again.
-    @inlinable var hasStackRoom: Bool { unsafe state.context.stackRange.contains(StackPointer.current) }
+    @inlinable var hasStackRoom: Bool { state.context.stackRange.contains(StackPointer.current) }
 
     /// ``hasStackRoom`` for a lookup that may have moved to another thread: an async lookup resumes on any
     /// thread after an await, also inside an async factory that then resolves synchronously, so it is
     /// measured against the stack it runs on now. (A stale range gave a false "would overflow".)
     @usableFromInline
     func hasStackRoomOnThisThread() -> Bool {
-        guard unsafe state.context.isAsync else { return false }
-        unsafe state.measureStack(ThreadContext.current.stackRange)
+        guard state.context.isAsync else { return false }
+        state.measureStack(ThreadContext.current.stackRange)
         return hasStackRoom
     }
 }
@@ -191,23 +196,23 @@ extension Resolver {
     ) throws -> Result {
         // Borrowed: the thread-local slot keeps the context alive, and the context keeps the state alive
         // until `end`.
-        unsafe try ThreadContext.currentRef().with { context in
-            if let running = unsafe context.running,
-                unsafe running.with({ unsafe $0.context.tableRef.opaque == tableRef.opaque })
+        try ThreadContext.currentRef().with { context in
+            if let running = context.running,
+                running.with({ $0.context.tableRef.refers(to: tableRef) })
             {
-                return unsafe try running.with { state in
+                return try running.with { state in
                     try state.withOnMainActor(onMainActor) {
                         var resolver = Resolver(state: state)
                         return try body(&resolver)
                     }
                 }
             }
-            if unsafe context.running == nil, context.asyncLookups.count.load(ordering: .relaxed) > 0,
+            if context.running == nil, context.asyncLookups.count.load(ordering: .relaxed) > 0,
                 let joined = AsyncLookupBinding.joinable()
             {
-                return unsafe try joinAsync(joined, in: context, tableRef, reporting: registry, onMainActor, body)
+                return try joinAsync(joined, in: context, tableRef, reporting: registry, onMainActor, body)
             }
-            return unsafe try context.begin(tableRef, onMainActor: onMainActor).with { state in
+            return try context.begin(tableRef, onMainActor: onMainActor).with { state in
                 if let snapshot { state.seed(from: snapshot) }
                 return try run(state, in: context, reporting: registry, body)
             }
@@ -222,7 +227,7 @@ extension Resolver {
         reporting registry: RouteRegistry?, _ onMainActor: Bool, _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
         try context.withRunning(joined.state) {
-            unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor, body)
+            try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor, body)
         }
     }
 
@@ -281,11 +286,11 @@ extension Resolver {
             return AsyncLookupSession(state: joined.state, filed: nil, started: false, wasOnMainActor: was)
         }
         // `table` is kept alive by the caller until the lookup ends.
-        let state = unsafe LookupState.make(
+        let state = LookupState.make(
             Borrowed(table), stackRange: ThreadContext.current.stackRange, tracing: table.isTracing, isAsync: true)
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
-        unsafe state.nest(in: joined.map { unsafe Borrowed($0.state) }, onMainActor: onMainActor)
+        state.nest(in: joined.map { Borrowed($0.state) }, onMainActor: onMainActor)
         let filed = AsyncLookupBinding.begin(state)
         registry.overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
         return AsyncLookupSession(state: state, filed: filed, started: true, wasOnMainActor: false)
@@ -325,21 +330,21 @@ extension Resolver {
     ) throws -> Destination {
         // With named registrations, a named key's hash may find one of another name: the general way checks.
         var found: Borrowed<AnyEntry>? = nil
-        if let tableRef = unsafe tableRef {
-            let (entry, slow) = unsafe tableRef.with { unsafe ($0.primaryRefInline(key.id), $0.hasNamedKeys) }
-            unsafe found = unsafe entry
-            if let entry = unsafe entry, !slow {
-                switch unsafe Entry<Destination>.fastCase(entry) {
+        if let tableRef = tableRef {
+            let (entry, slow) = tableRef.with { ($0.primaryRefInline(key.id), $0.hasNamedKeys) }
+            found = entry
+            if let entry = entry, !slow {
+                switch Entry<Destination>.fastCase(entry) {
                 // No factory runs, so the caller's isolation does not matter (and is not even compared).
                 case .built(let made): return made
                 case .plain:
-                    return unsafe try resolvePlainTopLevel(
+                    return try resolvePlainTopLevel(
                         entry, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
                 case .other: break
                 }
             }
         }
-        return unsafe try resolveTopLevelSlow(
+        return try resolveTopLevelSlow(
             key, found, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
@@ -352,12 +357,12 @@ extension Resolver {
         reporting registry: RouteRegistry, onMainActor: Bool
     ) throws -> Destination {
         // A named key's hash may have found a registration of another name (see `KeyName`).
-        guard let tableRef = unsafe tableRef, let found = unsafe found, unsafe !key.isNotNamed(as: found) else {
+        guard let tableRef = tableRef, let found = found, !key.isNotNamed(as: found) else {
             return try registry.lookup(onMainActor: onMainActor) { resolver in try resolver.resolve(key) }
         }
         // `found`, not the entry, crosses into the lookup: capturing a borrowed reference would retain it.
-        return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
-            unsafe try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+        return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+            try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
         }
     }
 
@@ -378,12 +383,12 @@ extension Resolver {
             @inline(__always) func make(_ entry: Entry<Destination>) throws -> Destination {
                 try resolver.constructFirst(entry)
             }
-            return unsafe try Entry<Destination>.borrow(found, make)
+            return try Entry<Destination>.borrow(found, make)
         }
         @inline(__always) func start(in context: ThreadContext) throws -> Destination {
-            guard let primary = unsafe context.idlePrimary else {
-                return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
-                    unsafe try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+            guard let primary = context.idlePrimary else {
+                return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+                    try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
                 }
             }
             @inline(__always) func begin(_ state: LookupState) throws -> Destination {
@@ -391,27 +396,11 @@ extension Resolver {
             }
             // Borrowed: the context keeps its primary state (+1) as long as it lives.
             // Untraced: a trace handler sends every lookup to the door (`tableRef()` is nil then).
-            return unsafe try context.start(primary, tableRef, onMainActor: onMainActor, tracing: false).with(begin)
+            return try context.start(primary, tableRef, onMainActor: onMainActor, tracing: false).with(begin)
         }
-        let slot = unsafe tableRef.with { $0.contextSlot }
+        let slot = tableRef.with { $0.contextSlot }
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.
-        return unsafe try ThreadContextKey.context(in: slot).with(start)
-    }
-
-    /// `construct` for the first object of a lookup, which has no enclosing frame or node and is not
-    /// traced: the frame is pushed and popped by plain stores.
-    @inlinable @inline(__always)
-    mutating func constructFirst<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        // The first level: the depth count (0 < maxDepth, which is at least 1) always allows it; the stack
-        // may not.
-        guard hasStackRoom else { throw tooDeep(entry) }
-        var frame = unsafe Frame(entry: entry, parent: nil, node: -1)
-        // Unprotected: see `Frame`.
-        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
-            unsafe state.enterFirstFrame(framePointer)
-            defer { unsafe state.leaveFirstFrame() }
-            return unsafe try runFactory(entry, in: framePointer)
-        }
+        return try ThreadContextKey.context(in: slot).with(start)
     }
 
     /// Ends a lookup that started at the door: runs every pending preparation, publishes what it held
@@ -419,34 +408,34 @@ extension Resolver {
     @inlinable
     mutating func finishLookup() throws {
         // Most lookups built nothing shared and queued nothing: nothing to do.
-        guard unsafe state.needsFinishing else { return }
+        guard state.needsFinishing else { return }
         try finishLookupSlow()
     }
 
     @usableFromInline
     mutating func finishLookupSlow() throws {
         // An `@Injected` property that failed outside any factory (or in a preparation) fails the lookup.
-        if unsafe state.hasFailedInjection, let failed = unsafe state.takeFailedInjection(in: nil) {
+        if state.hasFailedInjection, let failed = state.takeFailedInjection(in: nil) {
             throw failed
         }
         try drain(from: 0)
-        if unsafe state.hasFailedInjection, let failed = unsafe state.takeFailedInjection(in: nil) {
+        if state.hasFailedInjection, let failed = state.takeFailedInjection(in: nil) {
             throw failed
         }
-        guard let transaction = unsafe state.existingTransaction else { return }
-        unsafe transaction.publishHeld(by: ObjectIdentifier(state))
-        if unsafe state.context.outer == nil { try transaction.commit() }
+        guard let transaction = state.existingTransaction else { return }
+        transaction.publishHeld(by: ObjectIdentifier(state))
+        if state.context.outer == nil { try transaction.commit() }
     }
 
     /// Ends a lookup that failed: publishes the held instances whose preparations all ran, forgets the
     /// others (the next lookup builds them again).
     @usableFromInline
     mutating func failLookup(_ error: any Error) {
-        guard let transaction = unsafe state.existingTransaction else { return }
-        if unsafe state.context.outer == nil {
-            unsafe transaction.rollBack(error, completed: [ObjectIdentifier(state): state.preparations.completed])
+        guard let transaction = state.existingTransaction else { return }
+        if state.context.outer == nil {
+            transaction.rollBack(error, completed: [ObjectIdentifier(state): state.preparations.completed])
         } else {
-            unsafe transaction.settleHeld(by: ObjectIdentifier(state), completed: state.preparations.completed)
+            transaction.settleHeld(by: ObjectIdentifier(state), completed: state.preparations.completed)
         }
     }
 }

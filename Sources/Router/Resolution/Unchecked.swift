@@ -1,3 +1,10 @@
+import Synchronization
+
+// The engine's fence: the constructs the compiler cannot check that are not tied to one owner's storage.
+// Each type here is `@safe` because its invariant, stated on it, holds for every way the rest of the engine
+// can reach it; what would break an invariant (taking or dropping a count by hand, a raw address) stays
+// `@unsafe` and is used only in the files ARCHITECTURE.md lists under "Where the unsafe constructs are".
+
 /// A reference to an object that writes no reference count when it is copied or read: the engine's one
 /// step outside ARC. Threads looking up at once would otherwise fight over the counts of the shared
 /// table, its entries and the singletons' cells, and a lookup would pay a retain and a release for each.
@@ -7,14 +14,18 @@
 /// - **A longer-lived object that holds it strongly.** A sealed table holds its entries and tracer; an
 ///   entry holds its singleton's cell; the registry holds its sealed table (a lookup runs inside a
 ///   registry call, `Lazy` or `Provider`, which holds the registry); a thread's context holds its
-///   lookup states; a frame's entry is held by the table of the lookup that pushed the frame.
+///   lookup states; a frame's entry is held by the table of the lookup that pushed the frame; a lookup's
+///   state is held by the door that runs the lookup for as long as a ``Resolver`` of it exists.
 /// - **A count taken for it** with ``retained(_:)`` and dropped exactly once with ``release()`` by the
 ///   owner its declaration names (a lookup state's graph, a context's primary state, a thread's context).
 /// - **The caller's stack**: an object a caller keeps in a local for the whole call it passes it to.
 ///
-/// Everything that makes or reads an unmanaged reference goes through this type; nothing else in the
-/// library calls `Unmanaged`.
-@frozen @usableFromInline @unsafe
+/// `@safe`: borrowing (``init(_:)``) and reading are safe under that invariant, which every site that
+/// makes one keeps (ARCHITECTURE.md lists them); counting by hand (``retained(_:)``, ``release()``) and raw
+/// addresses (``init(opaque:)``, ``opaque``) are `@unsafe`, used only by the owners that the second kind
+/// names. Everything that makes or reads an unmanaged reference goes through this type; nothing else in
+/// the library calls `Unmanaged`.
+@frozen @usableFromInline @safe
 struct Borrowed<Object: AnyObject> {
     @usableFromInline let unmanaged: Unmanaged<Object>
 
@@ -23,18 +34,18 @@ struct Borrowed<Object: AnyObject> {
     init(_ object: Object) { unsafe unmanaged = unsafe .passUnretained(object) }
 
     /// The reference stored behind `opaque`, a pointer made by ``opaque``.
-    @inlinable @inline(__always)
+    @inlinable @inline(__always) @unsafe
     init(opaque: UnsafeRawPointer) { unsafe unmanaged = unsafe .fromOpaque(opaque) }
 
     /// Takes a count on `object` for an owner that drops it with ``release()``.
-    @inlinable @inline(__always)
+    @inlinable @inline(__always) @unsafe
     static func retained(_ object: Object) -> Self { unsafe Self(unmanaged: .passRetained(object)) }
 
-    @inlinable @inline(__always)
+    @inlinable @inline(__always) @unsafe
     init(unmanaged: Unmanaged<Object>) { unsafe self.unmanaged = unsafe unmanaged }
 
     /// Drops the count ``retained(_:)`` took; the owner calls it exactly once and then forgets the reference.
-    @inlinable @inline(__always)
+    @inlinable @inline(__always) @unsafe
     func release() { unsafe unmanaged.release() }
 
     /// Calls `body` with the object, at +0: the invariant guarantees it lives through the call.
@@ -48,12 +59,20 @@ struct Borrowed<Object: AnyObject> {
     var object: Object { unsafe unmanaged.takeUnretainedValue() }
 
     /// The object's address: for identity tests and for storing in C (a thread-local slot).
-    @inlinable @inline(__always)
+    @inlinable @inline(__always) @unsafe
     var opaque: UnsafeMutableRawPointer { unsafe unmanaged.toOpaque() }
 
     /// Whether both refer to the same object.
     @inlinable @inline(__always)
     func refers(to other: Self) -> Bool { unsafe opaque == other.opaque }
+
+    /// Whether it refers to `object`.
+    @inlinable @inline(__always)
+    func refers(to object: Object) -> Bool { unsafe opaque == Unmanaged.passUnretained(object).toOpaque() }
+
+    /// The object's identity, compared and never followed.
+    @inlinable @inline(__always)
+    var id: ObjectIdentifier { with { ObjectIdentifier($0) } }
 }
 
 extension Entry {
@@ -71,15 +90,116 @@ extension Entry {
     static func borrow<Result>(
         _ entry: Borrowed<AnyEntry>, _ body: (Entry<Destination>) throws -> Result
     ) throws -> Result {
-        unsafe try entry.with { erased in
+        try entry.with { erased in
             #if DEBUG
                 guard let typed = erased as? Entry<Destination> else {
                     throw RouteError.entryTypeBroken(erased, expected: Destination.self)
                 }
                 return try body(typed)
             #else
-                return try body(unsafe unsafeDowncast(erased, to: Entry<Destination>.self))
+                return unsafe try body(unsafeDowncast(erased, to: Entry<Destination>.self))
             #endif
         }
+    }
+}
+
+// MARK: Casts the compiler cannot check
+
+/// A main-actor factory or preparation whose isolation was removed from its type once, at registration,
+/// so that a lookup calls it without a conversion per call (a `withoutActuallyEscaping` per lookup cost an
+/// allocation).
+///
+/// `@safe`: the function is called only by ``callIfIsolated(_:_:)``, after it checked that the lookup is
+/// isolated to the main actor (a lookup called from main-actor code runs on that code's thread, and
+/// synchronous code cannot leave its caller's isolation), so no caller can run it elsewhere. Calling it
+/// then is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it traps
+/// instead of failing, and needs a `Sendable` result.
+@safe struct MainActorFunction<Input, Output>: Sendable {
+    private let unchecked: @Sendable (Input, inout Resolver) throws -> Output
+
+    init(_ function: @escaping @MainActor @Sendable (Input, inout Resolver) throws -> Output) {
+        // Isolation is not part of a function's ABI: the two function types have the same layout and
+        // calling convention; only the compiler's isolation check is dropped (see the invariant above).
+        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (Input, inout Resolver) throws -> Output).self)
+    }
+
+    /// Calls the function when the lookup `resolver` belongs to is isolated to the main actor; nil (and
+    /// nothing runs) when it is not.
+    func callIfIsolated(_ input: Input, _ resolver: inout Resolver) throws -> Output? {
+        guard MainActorCheck.isIsolated(resolver.state) else { return nil }
+        return try unchecked(input, &resolver)
+    }
+}
+
+/// ``MainActorFunction`` for a factory that takes only the resolver, so that `registerOnMainActor` stores
+/// the user's closure itself rather than a closure that calls it.
+///
+/// `@safe`: as ``MainActorFunction``: the function is called only by ``callIfIsolated(_:)``, after its check.
+@safe struct MainActorFactory<Output>: Sendable {
+    private let unchecked: @Sendable (inout Resolver) throws -> Output
+
+    init(_ function: @escaping @MainActor @Sendable (inout Resolver) throws -> Output) {
+        // Isolation is not part of a function's ABI (see `MainActorFunction.init`).
+        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (inout Resolver) throws -> Output).self)
+    }
+
+    /// Calls the function when the lookup is isolated to the main actor; nil (and nothing runs) otherwise.
+    @inline(__always)
+    func callIfIsolated(_ resolver: inout Resolver) throws -> Output? {
+        guard MainActorCheck.isIsolated(resolver.state) else { return nil }
+        return try unchecked(&resolver)
+    }
+}
+
+/// `value` as `Target`: the same bits when `Target` is its own type, with no cast paid (specialised code
+/// folds the check away), otherwise what `otherwise` makes of it. Safe for every caller: it reinterprets
+/// only after comparing the types. (No optional result: unspecialised code would instantiate
+/// `Optional<Target>`'s metadata on every call.)
+@inlinable @inline(__always)
+func sameTypeValue<Value, Target>(
+    _ value: Value, as target: Target.Type, otherwise: (Value) throws -> Target
+) rethrows -> Target {
+    if Value.self == Target.self { return unsafe unsafeBitCast(value, to: Target.self) }
+    return try otherwise(value)
+}
+
+extension AsyncLookupBinding {
+    /// The identity of the current task: the address of its task object; nil outside a task.
+    static func currentTask() -> UInt? {
+        unsafe withUnsafeCurrentTask { task in
+            guard let task = unsafe task else { return nil }
+            // Sound: `UnsafeCurrentTask` is a single reference to the task object, so its bits are that
+            // object's address. They are compared, never dereferenced; a lookup is filed under it only
+            // while the task runs that lookup, and no other task has that address meanwhile.
+            return unsafe unsafeBitCast(task, to: UInt.self)
+        }
+    }
+}
+
+// MARK: The registry's sealed table
+
+extension RouteRegistry {
+    /// The sealed table, unretained, once sealed (the registry holds it: see ``sealedTableAddress``). Read it
+    /// only after an acquiring load of `phase` saw `sealed`, as every caller does.
+    @inlinable @inline(__always)
+    var sealedRef: Borrowed<SealedTable>? {
+        let address = sealedTableAddress.load(ordering: .relaxed)
+        guard let opaque = unsafe UnsafeRawPointer(bitPattern: address) else { return nil }
+        return unsafe Borrowed(opaque: opaque)
+    }
+
+    /// The sealed table, for the paths that are not hot.
+    var sealedTable: SealedTable? { sealedRef?.object }
+
+    /// Publishes `table`, once, before the releasing store of `phase = sealed`: the registry takes a count
+    /// on it, which ``releaseSealedTable()`` drops when the registry is freed.
+    func publishSealedTable(_ table: SealedTable) {
+        let taken = unsafe Borrowed.retained(table)
+        unsafe sealedTableAddress.store(UInt(bitPattern: taken.opaque), ordering: .relaxed)
+    }
+
+    /// Drops the count ``publishSealedTable(_:)`` took; called once, by the registry's `deinit`.
+    func releaseSealedTable() {
+        unsafe sealedRef?.release()
     }
 }
