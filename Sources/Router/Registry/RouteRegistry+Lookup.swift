@@ -215,7 +215,7 @@ extension RouteRegistry {
         guard phase.load(ordering: .acquiring) == 2, overrideCounter.running.load(ordering: .relaxed) == 0 else {
             return nil
         }
-        return sealedRef
+        return sealedRef.load(ordering: .relaxed)
     }
 
     @usableFromInline

@@ -12,7 +12,7 @@ import Synchronization
 /// let car = try registry.makeDestination(to: .car)
 /// ```
 public final class RouteRegistry: Sendable {
-    // Its sealed table is kept and lent by the fence's accessors (`sealedRef`, `publishSealedTable`, in
+    // Its sealed table is kept and lent by the fence's accessors (`publishSealedTable`, `releaseSealedTable`, in
     // Resolution/Unchecked.swift).
     struct Assembly {
         var entries: [AnyEntry] = []
@@ -45,12 +45,12 @@ public final class RouteRegistry: Sendable {
     let sealLock = PThreadMutex()
     /// The ``CurrentThread/id`` of the thread running `seal()`, or 0.
     let sealingThread = Atomic<UInt>(0)
-    /// The sealed table's address, 0 until sealed: written once (`publishSealedTable`), before the releasing
-    /// store of `phase = sealed`, and read (`sealedRef`, `sealedTable`) only after an acquiring load saw it.
-    /// The registry holds the table (+1) until it is freed. A plain load on the lookup path, with no
-    /// dynamic exclusivity check, and borrowing it writes nothing to the table's reference count, which
-    /// threads looking up at once would fight over.
-    @usableFromInline let sealedTableAddress = Atomic<UInt>(0)
+    /// The sealed table, unretained, nil until sealed: written once (`publishSealedTable`), before the
+    /// releasing store of `phase = sealed`, and read only after an acquiring load saw it. The registry holds
+    /// the table (+1) until it is freed. A plain load on the lookup path, with no dynamic exclusivity
+    /// check, and borrowing it writes nothing to the table's reference count, which threads looking up at
+    /// once would fight over.
+    @usableFromInline let sealedRef = Atomic<Borrowed<SealedTable>?>(nil)
     /// How many `withOverrides` calls on this registry, its parents or its children are running, in any
     /// task: one counter per family, so that a parent's overrides reach its children's lookups. While
     /// none is, a lookup does not read the task-local override tables.

@@ -310,7 +310,6 @@ extension ThreadContext {
     }
 }
 
-
 /// The identity of the running thread, for telling a re-entrant call (made by the same thread, which
 /// must not wait for itself) from a concurrent one (made by another thread, which may wait).
 enum CurrentThread {

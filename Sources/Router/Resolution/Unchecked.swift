@@ -178,28 +178,50 @@ extension AsyncLookupBinding {
 
 // MARK: The registry's sealed table
 
-extension RouteRegistry {
-    /// The sealed table, unretained, once sealed (the registry holds it: see ``sealedTableAddress``). Read it
-    /// only after an acquiring load of `phase` saw `sealed`, as every caller does.
+/// A reference to a `Sendable` object may be sent: who keeps the object alive is the invariant's to say,
+/// not the thread that reads it.
+extension Borrowed: @unchecked Sendable where Object: Sendable {}
+
+extension Borrowed: AtomicRepresentable, AtomicOptionalRepresentable {
+    // Stored as the `Unmanaged` it wraps, so that an atomic load of a `Borrowed?` is a plain load.
+    @usableFromInline typealias AtomicRepresentation = Unmanaged<Object>.AtomicRepresentation
+    @usableFromInline typealias AtomicOptionalRepresentation = Unmanaged<Object>.AtomicOptionalRepresentation
+
     @inlinable @inline(__always)
-    var sealedRef: Borrowed<SealedTable>? {
-        let address = sealedTableAddress.load(ordering: .relaxed)
-        guard let opaque = unsafe UnsafeRawPointer(bitPattern: address) else { return nil }
-        return unsafe Borrowed(opaque: opaque)
+    static func encodeAtomicRepresentation(_ value: consuming Borrowed) -> AtomicRepresentation {
+        unsafe Unmanaged<Object>.encodeAtomicRepresentation(value.unmanaged)
     }
 
-    /// The sealed table, for the paths that are not hot.
-    var sealedTable: SealedTable? { sealedRef?.object }
+    @inlinable @inline(__always)
+    static func decodeAtomicRepresentation(_ storage: consuming AtomicRepresentation) -> Borrowed {
+        unsafe Borrowed(unmanaged: Unmanaged<Object>.decodeAtomicRepresentation(storage))
+    }
+
+    @inlinable @inline(__always)
+    static func encodeAtomicOptionalRepresentation(_ value: consuming Borrowed?) -> AtomicOptionalRepresentation {
+        unsafe Unmanaged<Object>.encodeAtomicOptionalRepresentation(value?.unmanaged)
+    }
+
+    @inlinable @inline(__always)
+    static func decodeAtomicOptionalRepresentation(_ storage: consuming AtomicOptionalRepresentation) -> Borrowed? {
+        // The same layout: a `Borrowed` is its one `Unmanaged` field, and both optionals use the null pointer.
+        unsafe unsafeBitCast(Unmanaged<Object>.decodeAtomicOptionalRepresentation(storage), to: Borrowed?.self)
+    }
+}
+
+extension RouteRegistry {
+    /// The sealed table, for the paths that are not hot. Read it only after an acquiring load of `phase`
+    /// saw `sealed`, as every caller does.
+    var sealedTable: SealedTable? { sealedRef.load(ordering: .relaxed)?.object }
 
     /// Publishes `table`, once, before the releasing store of `phase = sealed`: the registry takes a count
     /// on it, which ``releaseSealedTable()`` drops when the registry is freed.
     func publishSealedTable(_ table: SealedTable) {
-        let taken = unsafe Borrowed.retained(table)
-        unsafe sealedTableAddress.store(UInt(bitPattern: taken.opaque), ordering: .relaxed)
+        sealedRef.store(unsafe Borrowed.retained(table), ordering: .relaxed)
     }
 
     /// Drops the count ``publishSealedTable(_:)`` took; called once, by the registry's `deinit`.
     func releaseSealedTable() {
-        unsafe sealedRef?.release()
+        unsafe sealedRef.load(ordering: .relaxed)?.release()
     }
 }
