@@ -19,7 +19,7 @@ DRIFTS = [
      "3. `Resolver.resolvePlainTransient` (`Resolution/Resolver.swift`)",
      "`Resolver.resolvePlainTransient`: placed in `Sources/Router/Resolution/Resolver.swift`"),
     ("names", "a symbol placed in the wrong file",
-     "`Resolver.drainShared` (`Resolution/Resolver+Shared.swift`)\n   runs its preparations.",
+     "`Resolver.drainShared` (`Resolution/CreationTransaction.swift`)\n   runs its preparations.",
      "`Resolver.drainShared` (`Resolution/Resolver+Cycles.swift`)\n   runs its preparations.",
      "`Resolver.drainShared`: placed in `Sources/Router/Resolution/Resolver+Cycles.swift`"),
     ("names", "a door's wrong signature",
