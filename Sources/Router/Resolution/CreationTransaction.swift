@@ -399,10 +399,12 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     // @unchecked: `value` is written once, before the releasing store to `ready`, and read only after an
     // acquiring load of `ready` returned true; `provisional` is guarded by the coordinator's lock.
     @usableFromInline let ready = Atomic<Bool>(false)
-    // Unchecked exclusivity, `@safe`: the publication protocol above orders every access (written once
-    // under the coordinator's lock before the releasing store, read only after the acquiring load; no
-    // access calls out while it lasts); a dynamic exclusivity check on each singleton read would cost more
-    // than the read.
+    // Unchecked exclusivity, `@safe`: no two accesses overlap. `value` is written once (from nil, so the
+    // write releases nothing), under the coordinator's lock, before the releasing store, and read only after
+    // the acquiring load; `provisional` is read and written only with the coordinator's lock held, which
+    // any other access needs first (a `deinit` its release runs that looks up this cell's registration
+    // waits for the lock; it does not reach the field). A dynamic exclusivity check on each singleton read
+    // would cost more than the read.
     @safe @exclusivity(unchecked) @usableFromInline var value: Value?
     @safe @exclusivity(unchecked) var provisional: Value?
 
@@ -565,7 +567,7 @@ extension Resolver {
         let outerFloor = state.enterSharedFloor(node)
         defer {
             state.leaveSharedFloor(outerFloor)
-            graph.pending.removeSuffix(from: mark)
+            graph.removePending(from: mark)
         }
         var deferred: [ResolutionGraph.Pending] = []
         var index = mark

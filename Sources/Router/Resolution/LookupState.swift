@@ -10,8 +10,9 @@
 /// checks on these fields cost more than a transient lookup). **The invariant: no two accesses to a part
 /// overlap.** It holds because a state belongs to one lookup on one thread (or one task) at a time, every
 /// part is `fileprivate(set)`, so every write and every mutating call is in this file, and none of them
-/// calls code outside this file, or releases an object whose `deinit` could, while the access lasts (what
-/// a reset releases is moved out of the part first and released after). Reads from other files are
+/// runs code that could reach the state (user code, a lookup) while the access lasts: they call no user
+/// code, and what a reset drops that may hold user objects (a failed injection's error, detached cells,
+/// the snapshot) is moved out of the part first and released after the access. Reads from other files are
 /// instantaneous copies, which cannot overlap a write on the same thread. The frames it points at follow
 /// ``FrameRef``'s invariant; its graph is held (+1) and released once, here.
 @usableFromInline @safe
@@ -179,8 +180,11 @@ final class LookupState {
         }
         frames = FrameStack()
         if hasFailedInjection {
+            // Moved out first: the error may be the user's, and its `deinit` runs after the write.
+            let dropped = failedInjection
             failedInjection = nil
             hasFailedInjection = false
+            withExtendedLifetime(dropped) {}
         }
         preparations.reset()
         if creation.hasExtras {
@@ -889,8 +893,10 @@ extension Resolver {
 /// checks on them showed up as a tenth of the lookup's instructions). **The invariant: no two accesses to
 /// a list overlap.** It holds because a graph belongs to one lookup's state (which holds it, +1) on one
 /// thread or task at a time, and no operation on a list (``GraphStack``, ``RecordedArena``: append, grow,
-/// remove, allocate) calls code outside this file while it lasts: the values that hold user objects are
-/// destroyed by `destroyValues` between accesses, not inside one. Its raw memory follows ``GraphStack``'s,
+/// remove, allocate) runs code that could reach the graph while it lasts: the values that hold user
+/// objects are released between accesses, never inside one (`destroyValues` destroys the recorded objects
+/// one access at a time; ``removePending(from:)`` takes each preparation, whose closure may hold the
+/// user's objects, out of the list before it is released). Its raw memory follows ``GraphStack``'s,
 /// ``RecordedArena``'s and ``Recorded``'s invariants.
 @usableFromInline @safe
 final class ResolutionGraph {
@@ -987,10 +993,17 @@ final class ResolutionGraph {
     func reset() {
         nodes.removeSuffix(from: 0)
         graphScoped.removeSuffix(from: 0)
-        pending.removeSuffix(from: 0)
+        removePending(from: 0)
         destroyValues()
         instances.removeSuffix(from: 0)
         unsafe arena.rewind()
+    }
+
+    /// Forgets the pending preparations from `mark` on, the last first. Each is taken out of `pending`
+    /// before it is released: its closure may hold the user's objects, whose `deinit` may look something
+    /// up in this lookup, and so append to `pending`.
+    func removePending(from mark: Int) {
+        while let removed = pending.removeLast(downTo: mark) { _ = removed }
     }
 
     /// Destroys the values of the recorded objects, which the arena holds. Each destroy may run a user's
@@ -1123,7 +1136,7 @@ extension Resolver {
         // Borrowed: the state owns the graph until the lookup ends.
         try graphRef.with { graph in
             defer {
-                graph.pending.removeSuffix(from: mark)
+                graph.removePending(from: mark)
             }
             var index = mark
             while index < graph.pending.count {
@@ -1154,7 +1167,7 @@ extension Resolver {
 /// holds for every caller: the storage is allocated in `init` and freed in `deinit`, and the stack is not
 /// copyable, so no second stack aliases it; `count` and `capacity` change only here; the subscript checks
 /// its index against `count` (in release builds too: a `precondition`), `append` grows before it writes,
-/// and `removeSuffix` destroys only initialized elements.
+/// and `removeSuffix` and `removeLast(downTo:)` take only initialized elements.
 @usableFromInline @safe
 struct GraphStack<Element>: ~Copyable {
     @usableFromInline fileprivate(set) var base: UnsafeMutablePointer<Element>
@@ -1209,7 +1222,16 @@ struct GraphStack<Element>: ~Copyable {
         capacity *= 2
     }
 
-    /// Destroys the elements from `mark` on (none when `mark` is `count` or more).
+    /// Takes the last element out, if there are more than `mark` (at least 0): the caller releases it after
+    /// this access ends.
+    mutating func removeLast(downTo mark: Int) -> Element? {
+        guard count > max(mark, 0) else { return nil }
+        count -= 1
+        return unsafe (base + count).move()
+    }
+
+    /// Destroys the elements from `mark` on (none when `mark` is `count` or more), inside this access: for
+    /// elements whose release runs no user code (``ResolutionGraph/removePending(from:)`` is for the others).
     mutating func removeSuffix(from mark: Int) {
         guard count > mark else { return }
         let kept = max(mark, 0)

@@ -684,7 +684,7 @@ extension Resolver {
         if let graph, node >= 0, graph.pending.count > 0,
             graph.pending[graph.pending.count - 1].node == node
         {
-            graph.pending.removeSuffix(from: graph.pending.count - 1)
+            graph.removePending(from: graph.pending.count - 1)
         }
         throw wrap(failed, entry, stage: "factory")
     }

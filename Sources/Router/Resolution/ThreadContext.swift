@@ -14,8 +14,9 @@
 ///
 /// `@safe`, with its fields' exclusivity unchecked (`@safe @exclusivity(unchecked)`). **The invariant: no
 /// two accesses to a field overlap.** It holds because only its own thread touches a context, every field
-/// is `fileprivate(set)`, so every write is in this file, and no write calls code outside this file or
-/// releases an object while it lasts (a nested state is taken out of `nested` before it is released).
+/// is `fileprivate(set)`, so every write is in this file, and no write runs code that could reach the
+/// context (user code, a lookup) while it lasts: it calls no user code, and a nested state is taken out of
+/// `nested` before it is released.
 /// Its `Borrowed` fields name their owners beside their declarations; the thread-local slot, the stack
 /// probe and the C functions found by name are this file's other unchecked code, each with its reason.
 @usableFromInline @safe
