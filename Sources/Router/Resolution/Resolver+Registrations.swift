@@ -16,10 +16,7 @@ extension Resolver {
     mutating func onMainActor<Input, Destination>(
         _ key: KeyDescription, passing input: Input, _ factory: MainActorFunction<Input, Destination>
     ) throws -> Destination {
-        guard let made = try factory.callIfIsolated(input, &self) else {
-            throw RouteError.mainActorRequired(key, path: pathHere(key.short))
-        }
-        return made
+        try factory.callIfIsolated(input, &self) { RouteError.mainActorRequired(key, path: $0.pathHere(key.short)) }
     }
 
     /// ``onMainActor(_:passing:_:)`` for a factory that takes only the resolver (`registerOnMainActor`):
@@ -28,16 +25,13 @@ extension Resolver {
     mutating func onMainActor<Destination>(
         _ key: KeyDescription, _ factory: MainActorFactory<Destination>
     ) throws -> Destination {
-        guard let made = try factory.callIfIsolated(&self) else {
-            throw RouteError.mainActorRequired(key, path: pathHere(key.short))
-        }
-        return made
+        try factory.callIfIsolated(&self) { RouteError.mainActorRequired(key, path: $0.pathHere(key.short)) }
     }
 
     /// Runs a main-actor preparation on `root`, or fails when this lookup is not isolated to the main
     /// actor (``wrap(_:_:stage:)`` names the registration in a ``RouteError/Code/mainActorRequired``).
     mutating func onMainActor<Root>(_ preparation: MainActorFunction<Root, Void>, _ root: Root) throws {
-        guard try preparation.callIfIsolated(root, &self) != nil else { throw NotOnMainActor() }
+        try preparation.callIfIsolated(root, &self) { _ in NotOnMainActor() }
     }
 
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).

@@ -131,10 +131,13 @@ extension Entry {
         unchecked = unsafe unsafeBitCast(function, to: (@Sendable (Input, inout Resolver) throws -> Output).self)
     }
 
-    /// Calls the function when the lookup `resolver` belongs to is isolated to the main actor; nil (and
-    /// nothing runs) when it is not.
-    func callIfIsolated(_ input: Input, _ resolver: inout Resolver) throws -> Output? {
-        guard MainActorCheck.isIsolated(resolver.state) else { return nil }
+    /// Calls the function when the lookup `resolver` belongs to is isolated to the main actor; otherwise
+    /// runs nothing and throws what `failure` makes. (No optional result: unspecialised code would request
+    /// `Optional<Output>`'s metadata on every call.)
+    func callIfIsolated(
+        _ input: Input, _ resolver: inout Resolver, else failure: (inout Resolver) -> any Error
+    ) throws -> Output {
+        guard MainActorCheck.isIsolated(resolver.state) else { throw failure(&resolver) }
         return try unchecked(input, &resolver)
     }
 }
@@ -151,24 +154,24 @@ extension Entry {
         unchecked = unsafe unsafeBitCast(function, to: (@Sendable (inout Resolver) throws -> Output).self)
     }
 
-    /// Calls the function when the lookup is isolated to the main actor; nil (and nothing runs) otherwise.
+    /// Calls the function when the lookup is isolated to the main actor; otherwise runs nothing and throws
+    /// what `failure` makes.
     @inline(__always)
-    func callIfIsolated(_ resolver: inout Resolver) throws -> Output? {
-        guard MainActorCheck.isIsolated(resolver.state) else { return nil }
+    func callIfIsolated(_ resolver: inout Resolver, else failure: (inout Resolver) -> any Error) throws -> Output {
+        guard MainActorCheck.isIsolated(resolver.state) else { throw failure(&resolver) }
         return try unchecked(&resolver)
     }
 }
 
-/// `value` as `Target`: the same bits when `Target` is its own type, with no cast paid (specialised code
-/// folds the check away), otherwise what `otherwise` makes of it. Safe for every caller: it reinterprets
-/// only after comparing the types. (No optional result: unspecialised code would instantiate
-/// `Optional<Target>`'s metadata on every call.)
-@inlinable @inline(__always)
-func sameTypeValue<Value, Target>(
-    _ value: Value, as target: Target.Type, otherwise: (Value) throws -> Target
-) rethrows -> Target {
-    if Value.self == Target.self { return unsafe unsafeBitCast(value, to: Target.self) }
-    return try otherwise(value)
+extension Registration {
+    /// The destination as `Root`: the same value when `Root` is `Destination` (no cast is paid), otherwise
+    /// a checked cast that fails with a typed error naming both types. Safe for every caller: it
+    /// reinterprets only after comparing the types (specialised code folds the check and the cast away).
+    @inlinable @inline(__always)
+    static func root(of destination: Destination) throws -> Root {
+        if Destination.self == Root.self { return unsafe unsafeBitCast(destination, to: Root.self) }
+        return try castRoot(destination)
+    }
 }
 
 extension AsyncLookupBinding {
