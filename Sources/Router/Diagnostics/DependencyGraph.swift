@@ -283,9 +283,9 @@ extension RouteRegistry {
     /// - Returns: The graph; render it with ``DependencyGraph/dot`` or ``DependencyGraph/textTree``.
     /// - Throws: ``RouteError`` when a parent registry is not sealed.
     public func dependencyGraph() throws -> DependencyGraph {
-        if isSealed, let table = unsafe sealedTable { return DependencyGraph(table: table) }
+        if isSealed, let table = sealedTable { return DependencyGraph(table: table) }
         // The phase before the table: see `RouteRegistry.makeTable`.
-        let parentTable = parent.flatMap { unsafe $0.isSealed ? $0.sealedTable : nil }
+        let parentTable = parent.flatMap { $0.isSealed ? $0.sealedTable : nil }
         return DependencyGraph(
             table: SealedTable(entries: AnyEntry.filed(registeredEntries), parent: parentTable, maxDepth: maxDepth))
     }

@@ -56,7 +56,7 @@ extension Resolver {
     @usableFromInline
     mutating func noteTakenEdge(to target: AnyEntry) {
         guard let dependent = dependentEntry, dependent !== target else { return }
-        let inPreparation = unsafe injecting > 0 && top == state.preparations.preparationTop
+        let inPreparation = injecting > 0 && top == state.preparations.preparationTop
         if let recorder = EdgeRecorder.current {
             recorder.note(.init(dependent: dependent, target: target, inPreparation: inPreparation))
             return
@@ -70,13 +70,13 @@ extension Resolver {
     /// The registration whose factory or preparation is running now: the object being prepared, or the
     /// innermost running factory's.
     private var dependentEntry: AnyEntry? {
-        if let graph, current >= 0 { return unsafe graph.nodes[Int(current)].entryRef.object }
-        return unsafe top?.pointee.entry.object
+        if let graph, current >= 0 { return graph.nodes[Int(current)].entryRef.object }
+        return top?.entry.object
     }
 
     /// Runs `body` (a factory) with the lookup traced, so that the edges it takes are checked.
     mutating func withEdgesChecked<Result>(_ body: (inout Resolver) throws -> Result) rethrows -> Result {
-        try unsafe state.withTracing { try body(&self) }
+        try state.withTracing { try body(&self) }
     }
 }
 

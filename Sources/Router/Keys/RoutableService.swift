@@ -113,11 +113,11 @@ extension RoutableService {
     @inlinable @inline(__always)
     func isNotNamed(as found: Borrowed<AnyEntry>) -> Bool {
         guard case .name = id.qualifier else { return false }
-        return unsafe Self.nameDiffers(found, name)
+        return Self.nameDiffers(found, name)
     }
 
     @usableFromInline
     static func nameDiffers(_ found: Borrowed<AnyEntry>, _ name: String?) -> Bool {
-        unsafe found.object.key.name != name
+        found.object.key.name != name
     }
 }

@@ -103,11 +103,11 @@ extension Resolver {
         _ key: RoutableService<Destination>, _ lookup: (inout Resolver) throws -> Found
     ) -> Result<Found, RouteError> {
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.
-        let joined: Result<Found, RouteError>? = unsafe ThreadContext.currentRef().with { context in
-            if let running = unsafe context.running {
+        let joined: Result<Found, RouteError>? = ThreadContext.currentRef().with { context in
+            if let running = context.running {
                 // Borrowed: the door that started the running lookup keeps its state alive until it ends,
                 // which is after this call returns.
-                return unsafe running.with { state in inject(key, lookup, in: state) }
+                return running.with { state in inject(key, lookup, in: state) }
             }
             if let joined = AsyncLookupBinding.joinable() {
                 return context.withRunning(joined.state) { inject(key, lookup, in: joined.state) }

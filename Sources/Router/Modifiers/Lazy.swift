@@ -77,7 +77,7 @@ public final class Lazy<Destination> {
     private func read(onMainActor: Bool) throws -> Destination {
         if let made = cell.instance { return made }
         // `self` keeps the table alive for the whole lookup.
-        return unsafe try Resolver.lookup(
+        return try Resolver.lookup(
             in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
         ) {
             resolver in try resolver.buildOnce(entry, in: cell)
@@ -131,7 +131,7 @@ extension Resolver {
     /// - Returns: The lazy dependency.
     /// - Throws: ``RouteError`` when no router is registered for `key`.
     public mutating func lazy<Destination>(_ key: RoutableService<Destination>) throws -> Lazy<Destination> {
-        unsafe Lazy(table: table, entry: try entry(for: key), origin: state.snapshotForDeferredLookups)
+        Lazy(table: table, entry: try entry(for: key), origin: state.snapshotForDeferredLookups)
     }
 
     /// A ``Provider`` for `key` that takes no arguments.
@@ -141,10 +141,10 @@ extension Resolver {
     public mutating func provider<Destination>(_ key: RoutableService<Destination>) throws -> Provider<Destination> {
         let entry = try entry(for: key)
         let table = self.table
-        let origin = unsafe state.snapshotForDeferredLookups
+        let origin = state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { onMainActor in
-            unsafe try Resolver.lookup(
+            try Resolver.lookup(
                 in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
             ) {
                 resolver in
@@ -167,11 +167,11 @@ extension Resolver {
         let entry = try entry(for: key, taking: types)
         try checkTakesArguments(entry, given: types)
         let table = self.table
-        let origin = unsafe state.snapshotForDeferredLookups
+        let origin = state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { (onMainActor: Bool, head: First, tail: repeat each Argument) in
             let given = ArgumentList(head, repeat each tail)
-            return unsafe try Resolver.lookup(
+            return try Resolver.lookup(
                 in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
             ) {
                 resolver in
@@ -185,18 +185,18 @@ extension Resolver {
     mutating func buildOnce<Destination>(_ entry: Entry<Destination>, in cell: SharedCell<Destination>) throws
         -> Destination
     {
-        let transaction = unsafe state.transaction
+        let transaction = state.transaction
         if let found = try claim(cell, for: entry, published: { cell.instance }) { return found }
         let mark = pendingCount
         let made: Destination
         do {
             made = try build(entry)
-            transaction.setProvisional(cell) { unsafe cell.provisional = made }
+            transaction.setProvisional(cell) { cell.provisional = made }
         } catch {
             transaction.abandon(cell)
             throw error
         }
-        let stateID = unsafe ObjectIdentifier(state)
+        let stateID = ObjectIdentifier(state)
         if pendingCount > mark {
             // Its preparations run in this lookup's drain: publish the value after them.
             transaction.finish(

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// A registration whose destination is statically `Destination`.
-// @safe: its `Borrowed` fields follow `Borrowed`'s invariant; each names its owner beside its declaration.
-@usableFromInline @safe
+// Its `Borrowed` field names its owner beside its declaration (see `Borrowed`'s invariant).
+@usableFromInline
 final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     // @unchecked: see AnyEntry; all stored properties are immutable or self-synchronising.
     @usableFromInline let factory: @Sendable (inout Resolver) throws -> Destination
@@ -102,10 +102,10 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         // (Tested here rather than by `SingletonGenerations.isResettable`, whose metadata a call would look up.)
         let kind = spec.scope.kind
         let resettable = spec.isResettable && (kind == .singleton || kind == .eagerSingleton)
-        let cells = unsafe Self.cells(for: resettable ? .custom : kind)
-        self.singleton = unsafe cells.singleton
-        unsafe self.singletonRef = unsafe cells.singletonRef
-        self.weakCell = unsafe cells.weak
+        let cells = Self.cells(for: resettable ? .custom : kind)
+        self.singleton = cells.singleton
+        self.singletonRef = cells.singletonRef
+        self.weakCell = cells.weak
         let explicit = declared.count == spec.dependencies.count ? nil : spec.dependencies
         if spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
             || explicit != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty || checksFirstRun
@@ -143,7 +143,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         self.injections = noInjections
         self.didFinish = nil
         self.singleton = nil
-        unsafe self.singletonRef = nil
+        self.singletonRef = nil
         self.weakCell = nil
         self.extras = nil
         // The key's parts rather than the key: a `RoutableService<Destination>` argument would need its
@@ -207,7 +207,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         switch kind {
         case .singleton, .eagerSingleton:
             let singleton = SharedCell<Destination>()
-            return unsafe (singleton, Borrowed(singleton), nil)
+            return (singleton, Borrowed(singleton), nil)
         case .weakSingleton:
             return (nil, nil, WeakCell())
         case .transient, .graph, .custom:
@@ -273,8 +273,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// The built singleton, if there is one; borrows the cell.
     @inlinable
     var builtSingleton: Destination? {
-        guard let singletonRef = unsafe singletonRef else { return nil }
-        return unsafe singletonRef.with { $0.instance }
+        guard let singletonRef = singletonRef else { return nil }
+        return singletonRef.with { $0.instance }
     }
 
     override func overrideCopy() -> AnyEntry? {

@@ -298,18 +298,6 @@ public struct Registration<Destination, Root>: Sendable {
         return self
     }
 
-    /// The destination as `Root`: the same value when `Root` is `Destination` (no cast is paid), otherwise
-    /// a checked cast that fails with a typed error naming both types.
-    @inlinable @inline(__always)
-    static func root(of destination: Destination) throws -> Root {
-        if Destination.self == Root.self {
-            // The same type (checked just above), so the bit pattern is the value itself; specialised code
-            // folds the check and this cast away.
-            return unsafe unsafeBitCast(destination, to: Root.self)
-        }
-        return try castRoot(destination)
-    }
-
     /// The checked cast of ``root(of:)``, out of line: unspecialised code (a closure the client did not
     /// specialise) otherwise instantiated `Optional<Root>`'s metadata on every call, even when the types
     /// are the same (about 330 instructions per preparation).

@@ -322,7 +322,7 @@ extension Resolver {
     mutating func takeArguments<First, each Argument>(
         _ expected: (First, repeat each Argument).Type, for key: KeyDescription
     ) throws -> (First, (repeat each Argument)) {
-        let given = unsafe state.takeInput() as? ArgumentList
+        let given = state.takeInput() as? ArgumentList
         guard let given else {
             throw RouteError(
                 .argumentMismatch, key: key.full, path: pathHere(key.short),
@@ -356,7 +356,7 @@ extension Resolver {
         let given = ArgumentList(first, repeat each rest)
         let entry = try entry(for: key, taking: given)
         try checkTakesArguments(entry, given: given)
-        return try unsafe state.withInput(given) { try build(entry) }
+        return try state.withInput(given) { try build(entry) }
     }
 
     /// The registration of `key` whose argument types are those `given` has: a key may be registered once
@@ -370,17 +370,17 @@ extension Resolver {
         let wanted = ObjectIdentifier(given.metatype)
         func takesGiven(_ entry: AnyEntry) -> Bool { entry.argumentTypes.map(ObjectIdentifier.init) == wanted }
         if let primary = table.primary(key.id, name: key.name), takesGiven(primary) {
-            return unsafe try Entry<Destination>.borrow(Borrowed(primary)) { $0 }
+            return try Entry<Destination>.borrow(Borrowed(primary)) { $0 }
         }
         let candidates = table.allEntries(for: key.id, name: key.name)
         let matching = candidates.filter(takesGiven)
         if matching.count == 1, let only = matching.first {
-            return unsafe try Entry<Destination>.borrow(Borrowed(only)) { $0 }
+            return try Entry<Destination>.borrow(Borrowed(only)) { $0 }
         }
         if matching.count > 1 {
             let defaults = matching.filter(\.isDefault)
             if defaults.count == 1, let chosen = defaults.first {
-                return unsafe try Entry<Destination>.borrow(Borrowed(chosen)) { $0 }
+                return try Entry<Destination>.borrow(Borrowed(chosen)) { $0 }
             }
             throw RouteError.sameArgumentTypes(
                 key.keyDescription, given: given, count: matching.count, path: pathTo(key.keyDescription.short))

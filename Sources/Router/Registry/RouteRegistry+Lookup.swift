@@ -15,7 +15,7 @@ extension RouteRegistry {
     public func makeDestination<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        unsafe try Resolver.resolveTopLevel(key, in: tableRef(), reporting: self, isolation: isolation)
+        try Resolver.resolveTopLevel(key, in: tableRef(), reporting: self, isolation: isolation)
     }
 
     /// Makes the destination of a service key and runs the caller's preparation on it.
@@ -166,8 +166,8 @@ extension RouteRegistry {
         reporting: Bool = true, onMainActor: Bool = false, _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
         let reporter = reporting ? self : nil
-        if let tableRef = unsafe tableRef() {
-            return unsafe try Resolver.lookup(in: tableRef, reporting: reporter, onMainActor: onMainActor, body)
+        if let tableRef = tableRef() {
+            return try Resolver.lookup(in: tableRef, reporting: reporter, onMainActor: onMainActor, body)
         }
         let table: SealedTable
         do {
@@ -176,7 +176,7 @@ extension RouteRegistry {
             throw reporting ? report(error) : error
         }
         return try withExtendedLifetime(table) {
-            unsafe try Resolver.lookup(in: Borrowed(table), reporting: reporter, onMainActor: onMainActor, body)
+            try Resolver.lookup(in: Borrowed(table), reporting: reporter, onMainActor: onMainActor, body)
         }
     }
 
@@ -212,7 +212,7 @@ extension RouteRegistry {
     /// The table lookups use: the sealed one, or this task's override layered over it.
     @inlinable
     func table() throws -> SealedTable {
-        if let table = unsafe tableRef() { return unsafe table.object }
+        if let table = tableRef() { return table.object }
         return try tableSlow()
     }
 
@@ -222,12 +222,12 @@ extension RouteRegistry {
         guard phase.load(ordering: .acquiring) == 2, overrideCounter.running.load(ordering: .relaxed) == 0 else {
             return nil
         }
-        return unsafe sealedRef
+        return sealedRef.load(ordering: .relaxed)
     }
 
     @usableFromInline
     func tableSlow() throws -> SealedTable {
-        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = unsafe sealedTable {
+        if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable {
             let overrides = OverrideContext.tables
             if let own = overrides[ObjectIdentifier(self)] { return own.inForce }
             // A parent's overrides reach this registry's lookups: a view of this registry over them.

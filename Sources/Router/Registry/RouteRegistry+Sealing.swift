@@ -52,7 +52,7 @@ extension RouteRegistry {
             phase.store(Phase.open.rawValue, ordering: .releasing)
             throw error
         }
-        unsafe sealedTable = table
+        publishSealedTable(table)
         phase.store(Phase.sealed.rawValue, ordering: .releasing)
     }
 
@@ -60,7 +60,7 @@ extension RouteRegistry {
     /// - Returns: The report; ``ValidationReport/isValid`` is true when sealing would succeed.
     /// - Throws: ``RouteError`` when the parent registry is not sealed.
     public func validate() throws -> ValidationReport {
-        if isSealed, let table = unsafe sealedTable { return Validator(table: table, assembly: nil).report() }
+        if isSealed, let table = sealedTable { return Validator(table: table, assembly: nil).report() }
         return try makeTable().1
     }
 
@@ -70,7 +70,7 @@ extension RouteRegistry {
             // The phase first: `sealedTable` is written before the releasing store of `sealed`, so it may be
             // read only after an acquiring load has seen that store (a parent sealing right now reads as
             // not sealed).
-            guard parent.isSealed, let table = unsafe parent.sealedTable else {
+            guard parent.isSealed, let table = parent.sealedTable else {
                 throw RouteError(
                     .notSealed, key: "RouteRegistry", reason: "The parent registry is not sealed.",
                     hint: "Seal the parent before making or sealing a child registry.")
@@ -92,7 +92,7 @@ extension RouteRegistry {
         // An async one is built by `warmUp()`: synchronous code cannot await its factory.
         for entry in table.entries where entry.scope.kind == .eagerSingleton && !entry.isAsync {
             do {
-                _ = unsafe try Resolver.lookup(in: Borrowed(table), reporting: nil) { resolver in
+                _ = try Resolver.lookup(in: Borrowed(table), reporting: nil) { resolver in
                     try entry.buildErased(&resolver)
                 }
             } catch let error as RouteError {

@@ -11,9 +11,9 @@ import Synchronization
 /// let registry = try RouteRegistry(modules: [EngineModule(), CarModule()])
 /// let car = try registry.makeDestination(to: .car)
 /// ```
-@safe public final class RouteRegistry: Sendable {
-    // @safe: every member is memory safe to its users; its `Borrowed` fields follow `Borrowed`'s
-    // invariant, each naming its owner beside its declaration.
+public final class RouteRegistry: Sendable {
+    // Its sealed table is kept and lent by the fence's accessors (`publishSealedTable`, `releaseSealedTable`, in
+    // Resolution/Unchecked.swift).
     struct Assembly {
         var entries: [AnyEntry] = []
         var loadedModules: [ObjectIdentifier: String] = [:]
@@ -42,11 +42,8 @@ import Synchronization
     /// chains early.
     public let maxDepth: Int
 
-    /// Guards `assembly`.
-    private let assemblyLock = PThreadMutex()
-    // Read and written only inside `withAssembly`, under `assemblyLock`. Unchecked: the lock already makes
-    // every access exclusive, and the dynamic check cost about a tenth of a registration.
-    @exclusivity(unchecked) private nonisolated(unsafe) var assembly = Assembly()
+    /// The registrations so far, read and written only inside `withAssembly`, under its lock.
+    private let assembly = Locked(Assembly())
     @usableFromInline let phase = Atomic<UInt8>(Phase.open.rawValue)
     /// Held for the whole of a `seal()`, so that concurrent calls run one after the other.
     let sealLock = PThreadMutex()
@@ -56,14 +53,12 @@ import Synchronization
     let resetLock = PThreadMutex()
     /// Teardowns, the singletons made in order, and whether `shutdown()` has begun (`Registry/Shutdown.swift`).
     let lifecycle = Lifecycle()
-    // Written once, before the releasing store of `phase = sealed`; read only after an acquiring load saw it.
-    // Unchecked: dynamic exclusivity checks on every lookup would cost more than the lookup.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedTable: SealedTable? {
-        didSet { unsafe sealedRef = unsafe sealedTable.map(Borrowed.init) }
-    }
-    /// `sealedTable`, unretained, for the lookup path: the registry keeps the table alive, and borrowing
-    /// it writes nothing to its reference count, which threads looking up at once would fight over.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var sealedRef: Borrowed<SealedTable>?
+    /// The sealed table, unretained, nil until sealed: written once (`publishSealedTable`), before the
+    /// releasing store of `phase = sealed`, and read only after an acquiring load saw it. The registry holds
+    /// the table (+1) until it is freed. A plain load on the lookup path, with no dynamic exclusivity
+    /// check, and borrowing it writes nothing to the table's reference count, which threads looking up at
+    /// once would fight over.
+    @usableFromInline let sealedRef = Atomic<Borrowed<SealedTable>?>(nil)
     /// How many `withOverrides` calls on this registry, its parents or its children are running, in any
     /// task: one counter per family, so that a parent's overrides reach its children's lookups. While
     /// none is, a lookup does not read the task-local override tables.
@@ -222,9 +217,11 @@ import Synchronization
 
     /// Runs `body` on the assembly under its lock.
     func withAssembly<Result>(_ body: (inout Assembly) throws -> Result) rethrows -> Result {
-        assemblyLock.lock()
-        defer { assemblyLock.unlock() }
-        return unsafe try body(&assembly)
+        try assembly.withLock(body)
+    }
+
+    deinit {
+        releaseSealedTable()
     }
 
     /// Hands an error to the error handler (unless a handler is running on this thread) and returns it.

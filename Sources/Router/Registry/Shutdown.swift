@@ -216,7 +216,7 @@ extension RouteRegistry {
         // No `seal()` in progress meanwhile: it would store the sealed phase after ours.
         sealLock.lock()
         defer { sealLock.unlock() }
-        let table = isSealed ? unsafe sealedTable : nil
+        let table = isSealed ? sealedTable : nil
         let closed = SealedTable(entries: [], parent: nil, maxDepth: maxDepth, reporter: self)
         guard
             let (made, teardowns) = lifecycle.state.withLock({ state -> ([Int], [Int: Lifecycle.Teardown])? in

@@ -74,17 +74,6 @@ final class AsyncLookupBinding: @unchecked Sendable {
         guard running.count.load(ordering: .relaxed) > 0, let task = currentTask() else { return nil }
         return lookups.withLock { lookups in lookups.last(where: { $0.task == task })?.binding }
     }
-
-    /// The identity of the current task: the address of its task object; nil outside a task.
-    static func currentTask() -> UInt? {
-        unsafe withUnsafeCurrentTask { task in
-            guard let task = unsafe task else { return nil }
-            // Sound: `UnsafeCurrentTask` is a single reference to the task object, so its bits are that
-            // object's address. They are compared, never dereferenced; a lookup is filed under it only
-            // while the task runs that lookup, and no other task has that address meanwhile.
-            return unsafe unsafeBitCast(task, to: UInt.self)
-        }
-    }
 }
 
 /// The count of running async lookups (see ``AsyncLookupBinding/running``), an object so that each

@@ -29,9 +29,9 @@ final class CreationTransaction: @unchecked Sendable {
 
     /// The registrations this transaction claimed, outermost first, for the other side of a wait cycle's
     /// message.
-    nonisolated(unsafe) private var claimed: [AnyEntry] = []
+    private var claimed: [AnyEntry] = []
     /// The registration it waits for, for the same message.
-    nonisolated(unsafe) private var awaited: AnyEntry?
+    private var awaited: AnyEntry?
 
     /// Whether the transaction belongs to an async lookup, which may suspend while it holds instances back.
     let isAsync: Bool
@@ -59,10 +59,10 @@ final class CreationTransaction: @unchecked Sendable {
     ///
     /// - Throws: A ``RouteError`` when another member of a merged group failed.
     func claim(_ cell: CreationCell, for entry: AnyEntry) throws -> Claim {
-        try CreationCoordinator.run { machine in
+        try CreationCoordinator.runWaiting { shared, held in
             while true {
-                if let claim = try step(&machine, claiming: cell, for: entry, blocking: true) { return claim }
-                CreationCoordinator.wait(&machine)
+                if let claim = try step(&shared.machine, claiming: cell, for: entry, blocking: true) { return claim }
+                CreationCoordinator.wait(&shared, held)
             }
         }
     }
@@ -72,10 +72,11 @@ final class CreationTransaction: @unchecked Sendable {
         while true {
             var found: Result<Claim, any Error>?
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                let parked = CreationCoordinator.run { machine -> Bool in
+                let parked = CreationCoordinator.runWaiting { shared, _ -> Bool in
                     do {
-                        guard let claim = try step(&machine, claiming: cell, for: entry, blocking: false) else {
-                            CreationCoordinator.park(self, waiter)
+                        guard let claim = try step(&shared.machine, claiming: cell, for: entry, blocking: false)
+                        else {
+                            CreationCoordinator.park(&shared, self, waiter)
                             return true
                         }
                         found = .success(claim)
@@ -96,24 +97,26 @@ final class CreationTransaction: @unchecked Sendable {
         while !cell.isPublished {
             var waited = false
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-                waited = CreationCoordinator.run { machine -> Bool in
-                    guard machine.awaitRelease(Ref(self), Ref(cell), isPublished: cell.isPublished, isAsync: isAsync)
+                waited = CreationCoordinator.runWaiting { shared, _ -> Bool in
+                    guard
+                        shared.machine.awaitRelease(
+                            Ref(self), Ref(cell), isPublished: cell.isPublished, isAsync: isAsync)
                     else {
                         return false
                     }
-                    unsafe awaited = entry
-                    CreationCoordinator.park(self, waiter)
+                    awaited = entry
+                    CreationCoordinator.park(&shared, self, waiter)
                     return true
                 }
                 if !waited { waiter.resume() }
             }
             guard waited else { return }
-            CreationCoordinator.run { _ in unsafe awaited = nil }
+            CreationCoordinator.run { _ in awaited = nil }
         }
     }
 
     /// One claim of `cell`: the claim, or nil when the machine recorded a wait (the caller waits, then
-    /// asks again). Call inside ``CreationCoordinator/run(_:)``.
+    /// asks again). Call inside ``CreationCoordinator/runWaiting(_:)``.
     private func step(
         _ machine: inout EngineCreationMachine, claiming cell: CreationCell, for entry: AnyEntry, blocking: Bool
     ) throws -> Claim? {
@@ -123,27 +126,26 @@ final class CreationTransaction: @unchecked Sendable {
             isAsync: isAsync)
         {
         case .published:
-            unsafe awaited = nil
+            awaited = nil
             return .published
         case .build:
-            unsafe awaited = nil
-            unsafe cell.entry = entry
-            unsafe claimed.append(entry)
+            awaited = nil
+            claimed.append(entry)
             return .claimed
         case .provisional:
-            unsafe awaited = nil
+            awaited = nil
             return .inProgress(cell.provisionalAny, otherSide: nil)
         case .cycle(let otherSide):
-            unsafe awaited = nil
+            awaited = nil
             return .inProgress(nil, otherSide: otherSide?.object.waitDescription)
         case .failed(let failure):
-            unsafe awaited = nil
+            awaited = nil
             throw failure
         case .heldAcrossSuspension(let owner):
-            unsafe awaited = nil
+            awaited = nil
             return .heldByAsyncLookup(holder: owner.object.waitDescription)
         case .wait:
-            unsafe awaited = entry
+            awaited = entry
             return nil
         }
     }
@@ -209,13 +211,13 @@ final class CreationTransaction: @unchecked Sendable {
     /// finished, and the last one publishes what the group built.
     /// - Throws: The failure of another member of the group.
     func commit() throws {
-        try CreationCoordinator.run { machine in
-            var outcome = machine.commit(Ref(self))
+        try CreationCoordinator.runWaiting { shared, held in
+            var outcome = shared.machine.commit(Ref(self))
             while true {
                 switch outcome {
                 case .waitForGroup:
-                    CreationCoordinator.wait(&machine)
-                    outcome = machine.outcome(of: Ref(self))
+                    CreationCoordinator.wait(&shared, held)
+                    outcome = shared.machine.outcome(of: Ref(self))
                 case .ended(let publish, let discard, let release, let failure):
                     Self.carryOut(publish: publish, discard: discard, release: release)
                     if let failure { throw failure }
@@ -240,7 +242,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// The other side of a wait cycle as it reads in a message: what the transaction claimed, then what
     /// it waits for. Read with the coordinator's lock held.
     private var waitDescription: [String] {
-        unsafe (claimed.map(\.key.short) + (awaited.map { [$0.key.short] } ?? []))
+        (claimed.map(\.key.short) + (awaited.map { [$0.key.short] } ?? []))
     }
 
     private static func carryOut(publish: [Publication], discard: [Publication], release: [Ref<CreationCell>]) {
@@ -280,93 +282,92 @@ typealias EngineCreationMachine = CreationMachine<
 /// is held) and provisional instances. It is never held while user code runs: factories and preparations
 /// run outside it, so a factory may wait for another thread's lookup of any other registration.
 enum CreationCoordinator {
-    // nonisolated(unsafe): the pointers are set once, here, and only ever passed to pthread calls, which
-    // synchronise themselves.
-    nonisolated(unsafe) private static let state:
-        (mutex: UnsafeMutablePointer<pthread_mutex_t>, condition: UnsafeMutablePointer<pthread_cond_t>) = {
-            let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-            unsafe pthread_mutex_init(mutex, nil)
-            let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-            unsafe pthread_cond_init(condition, nil)
-            return unsafe (mutex, condition)
-        }()
+    /// What the lock guards, for every registry: the creation protocol's state, and the async lookups
+    /// waiting for a transaction's instance, suspended (each resumes when the machine says its wait ended,
+    /// as a waiting thread wakes).
+    struct Shared {
+        var machine = EngineCreationMachine()
+        var parked: [Parked] = []
+    }
 
-    /// The creation protocol's state, for every registry: read and written only while holding the lock.
-    // nonisolated(unsafe): read and written only between the lock and unlock in `run`, and in `wait`,
-    // which is called only inside `run`.
-    nonisolated(unsafe) private static var machine = EngineCreationMachine()
-
-    /// Async lookups waiting for a transaction's instance, suspended: each resumes when the machine says
-    /// its wait ended, as a waiting thread wakes.
-    // nonisolated(unsafe): read and written only while holding the lock (in `park` and `wake`, which are
-    // called only inside `run`).
-    nonisolated(unsafe) private static var parked: [Parked] = []
+    /// The lock, its condition, and what they guard.
+    private static let monitor = Monitor(Shared())
 
     /// A suspended async lookup: its transaction, and the continuation that resumes it.
-    private typealias Parked = (txn: Ref<CreationTransaction>, waiter: CheckedContinuation<Void, Never>)
+    typealias Parked = (txn: Ref<CreationTransaction>, waiter: CheckedContinuation<Void, Never>)
+
+    /// The lock's proof, for ``wait(_:_:)`` and ``park(_:_:_:)``.
+    typealias Held = Monitor<Shared>.Held
 
     /// Runs `body` holding the lock, with the creation machine, then wakes the waiting threads and async
     /// lookups if the machine says a wait ended. `body` must not call user code.
     static func run<Result>(_ body: (inout EngineCreationMachine) throws -> Result) rethrows -> Result {
-        unsafe pthread_mutex_lock(state.mutex)
-        defer {
-            #if DEBUG
-                // A broken invariant is a bug of this library, never of the caller: stop where it happened.
-                // Checked while the machine is small (the check walks all of it, and a chain of a thousand
-                // shared instances in one lookup would make every event quadratic); the explorer checks
-                // every state.
-                if unsafe machine.size <= 64 {
-                    let problems = unsafe machine.invariantViolations()
-                    assert(problems.isEmpty, "creation machine: \(problems.joined(separator: "; "))")
-                }
-            #endif
-            let resumed = unsafe wake(&machine)
-            unsafe pthread_mutex_unlock(state.mutex)
-            for waiter in resumed { waiter.resume() }
-        }
-        return unsafe try body(&machine)
+        try runWaiting { shared, _ in try body(&shared.machine) }
     }
 
-    /// Waits until another thread wakes the waiters; call inside ``run(_:)``, in a loop that looks at the
+    /// ``run(_:)`` for a body that may wait (``wait(_:_:)``) or park an async lookup (``park(_:_:_:)``):
+    /// it gets the parked list too, and the lock's proof.
+    static func runWaiting<Result>(
+        _ body: (inout Shared, borrowing Held) throws -> Result
+    ) rethrows -> Result {
+        var resumed: [CheckedContinuation<Void, Never>] = []
+        defer { for waiter in resumed { waiter.resume() } }
+        return try monitor.withLock { shared, held in
+            defer {
+                #if DEBUG
+                    // A broken invariant is a bug of this library, never of the caller: stop where it happened.
+                    // Checked while the machine is small (the check walks all of it, and a chain of a thousand
+                    // shared instances in one lookup would make every event quadratic); the explorer checks
+                    // every state.
+                    if shared.machine.size <= 64 {
+                        let problems = shared.machine.invariantViolations()
+                        assert(problems.isEmpty, "creation machine: \(problems.joined(separator: "; "))")
+                    }
+                #endif
+                resumed = wake(&shared, held)
+            }
+            return try body(&shared, held)
+        }
+    }
+
+    /// Waits until another thread wakes the waiters; call inside ``runWaiting(_:)``, in a loop that looks at the
     /// machine again after each return. Wakes the others first if the machine says a wait ended (a merge
     /// may have done so just before this thread waits); when that resumes parked async lookups, it
     /// returns at once instead of waiting, having released the lock while it resumed them.
-    static func wait(_ machine: inout EngineCreationMachine) {
-        let resumed = wake(&machine)
+    static func wait(_ shared: inout Shared, _ held: borrowing Held) {
+        let resumed = wake(&shared, held)
         guard resumed.isEmpty else {
             // Resumed without the lock: a task executor may run the task before `resume` returns, and the
             // task may take the lock.
-            unsafe pthread_mutex_unlock(state.mutex)
-            for waiter in resumed { waiter.resume() }
-            unsafe pthread_mutex_lock(state.mutex)
+            monitor.unlocked(held) { for waiter in resumed { waiter.resume() } }
             return
         }
-        unsafe pthread_cond_wait(state.condition, state.mutex)
+        monitor.wait(held)
     }
 
     /// Suspends the async lookup of `txn`, whose wait the machine just recorded, until the wait ends;
-    /// call inside ``run(_:)``, with the continuation of the suspending task.
-    static func park(_ txn: CreationTransaction, _ waiter: CheckedContinuation<Void, Never>) {
-        unsafe parked.append((Ref(txn), waiter))
+    /// call inside ``runWaiting(_:)``, with the continuation of the suspending task.
+    static func park(
+        _ shared: inout Shared, _ txn: CreationTransaction, _ waiter: CheckedContinuation<Void, Never>
+    ) {
+        shared.parked.append((Ref(txn), waiter))
     }
 
     /// If the machine says a wait ended: wakes the waiting threads, and takes the parked async lookups
     /// whose wait ended off the list, for the caller to resume once it released the lock.
-    private static func wake(_ machine: inout EngineCreationMachine) -> [CheckedContinuation<Void, Never>] {
-        guard machine.takeWake() else { return [] }
-        unsafe pthread_cond_broadcast(state.condition)
-        guard unsafe !parked.isEmpty else { return [] }
+    private static func wake(_ shared: inout Shared, _ held: borrowing Held) -> [CheckedContinuation<Void, Never>] {
+        guard shared.machine.takeWake() else { return [] }
+        monitor.broadcast(held)
+        guard !shared.parked.isEmpty else { return [] }
         var resumed: [CheckedContinuation<Void, Never>] = []
         var still: [Parked] = []
-        for entry in unsafe parked {
-            if machine.isWaiting(entry.txn) { still.append(entry) } else { resumed.append(entry.waiter) }
+        for entry in shared.parked {
+            if shared.machine.isWaiting(entry.txn) { still.append(entry) } else { resumed.append(entry.waiter) }
         }
-        unsafe parked = still
+        shared.parked = still
         return resumed
     }
 }
-
-// MARK: - Cells
 
 /// Storage for one shared instance whose creation a ``CreationTransaction`` owns while it runs.
 ///
@@ -374,11 +375,8 @@ enum CreationCoordinator {
 /// ``CreationCoordinator``'s lock; a published instance is read without any lock (see the subclasses).
 @usableFromInline
 class CreationCell: @unchecked Sendable {
-    // @unchecked: `entry` and the subclasses' provisional values are read and written only while holding
+    // @unchecked: the subclasses' provisional values are read and written only while holding
     // `CreationCoordinator`'s lock; published values synchronise themselves.
-    /// The registration the cell belongs to, for messages (not retained: the entry outlives its cells'
-    /// use in a lookup).
-    nonisolated(unsafe) unowned(unsafe) var entry: AnyEntry?
 
     init() {}
 
@@ -401,10 +399,14 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     // @unchecked: `value` is written once, before the releasing store to `ready`, and read only after an
     // acquiring load of `ready` returned true; `provisional` is guarded by the coordinator's lock.
     @usableFromInline let ready = Atomic<Bool>(false)
-    // Unchecked: the publication protocol above orders every access; a dynamic exclusivity check on each
-    // singleton read would cost more than the read.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var value: Value?
-    @exclusivity(unchecked) nonisolated(unsafe) var provisional: Value?
+    // Unchecked exclusivity, `@safe`: no two accesses overlap. `value` is written once (from nil, so the
+    // write releases nothing), under the coordinator's lock, before the releasing store, and read only after
+    // the acquiring load; `provisional` is read and written only with the coordinator's lock held, which
+    // any other access needs first (a `deinit` its release runs that looks up this cell's registration
+    // waits for the lock; it does not reach the field). A dynamic exclusivity check on each singleton read
+    // would cost more than the read.
+    @safe @exclusivity(unchecked) @usableFromInline var value: Value?
+    @safe @exclusivity(unchecked) var provisional: Value?
 
     @usableFromInline
     override init() {}
@@ -412,19 +414,19 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     /// The instance, if it was published; takes no lock.
     @inlinable
     var instance: Value? {
-        unsafe ready.load(ordering: .acquiring) ? value : nil
+        ready.load(ordering: .acquiring) ? value : nil
     }
 
     override var isPublished: Bool { ready.load(ordering: .acquiring) }
 
-    override var provisionalAny: Any? { unsafe provisional }
+    override var provisionalAny: Any? { provisional }
 
-    override func discardProvisional() { unsafe provisional = nil }
+    override func discardProvisional() { provisional = nil }
 
     /// Publishes the instance. Called once, with the coordinator's lock held, by the cell's owner.
     func publish(_ made: Value) {
-        unsafe value = made
-        unsafe provisional = nil
+        value = made
+        provisional = nil
         ready.store(true, ordering: .releasing)
     }
 }
@@ -438,16 +440,16 @@ final class WeakCell: CreationCell, @unchecked Sendable {
         weak var object: AnyObject?
     }
     private let state = Locked(State())
-    nonisolated(unsafe) private var provisional: AnyObject?
+    private var provisional: AnyObject?
 
     override var isPublished: Bool { state.withLock { $0.object != nil } }
 
-    override var provisionalAny: Any? { unsafe provisional }
+    override var provisionalAny: Any? { provisional }
 
-    override func discardProvisional() { unsafe provisional = nil }
+    override func discardProvisional() { provisional = nil }
 
     /// Records the instance built but not yet published; call with the coordinator's lock held.
-    func setProvisional(_ made: Any) { unsafe provisional = made as AnyObject }
+    func setProvisional(_ made: Any) { provisional = made as AnyObject }
 
     /// The live instance, if any, as `Value`.
     func live<Value>(as type: Value.Type) -> Value? {
@@ -456,8 +458,218 @@ final class WeakCell: CreationCell, @unchecked Sendable {
 
     /// Publishes a new instance; the cell holds it weakly. Called with the coordinator's lock held.
     func publish<Value>(_ made: Value) {
-        unsafe provisional = nil
+        provisional = nil
         let fresh = State(object: made as AnyObject)
         state.withLock { $0 = fresh }
+    }
+}
+
+// MARK: - The client: a lookup claims, builds and publishes a shared instance
+
+/// What a claim means to the lookup that made it (see ``Resolver/answer(_:for:published:)``).
+enum ClaimAnswer<Destination> {
+    /// The instance: published, or in progress in the lookup's group.
+    case found(Destination)
+    /// The lookup owns the cell now: build the instance.
+    case build
+    /// Claim again.
+    case claimAgain
+}
+
+extension Resolver {
+    /// Returns or builds the instance of a shared registration (singleton, weak singleton, custom scope).
+    @usableFromInline
+    mutating func buildShared<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if let existing = try existingInstance(entry, startingGraph: true) {
+            return existing
+        }
+        switch entry.scope.kind {
+        case .transient, .graph:
+            return try construct(entry)
+        case .singleton, .eagerSingleton:
+            guard let cell = entry.singletonCell else { return try construct(entry) }
+            return try createShared(entry, SharedSlot(cell))
+        case .weakSingleton:
+            guard let cell = entry.weakCell else { return try construct(entry) }
+            return try createShared(entry, SharedSlot(weak: cell))
+        case .custom:
+            guard let scope = entry.scope.customScope else { return try construct(entry) }
+            let cell: SharedCell<Destination>
+            switch scope.cell(
+                for: ObjectIdentifier(entry), of: Destination.self, generation: state.generation(of: scope))
+            {
+            case .cell(let found): cell = found
+            case .stale: cell = state.detachedCell(for: entry)
+            case .closed: throw RouteError.scopeClosed(entry, path: pathTo(entry.key.short))
+            }
+            if let made = cell.instance { return made }
+            return try createShared(entry, SharedSlot(cell))
+        }
+    }
+
+    /// Builds a shared instance inside this lookup's creation transaction: claims its cell (or waits for
+    /// the lookup that builds it, or finds it in progress in this lookup), builds and prepares it, then
+    /// publishes it, or holds it until the enclosing lookup has run a preparation it needs.
+    mutating func createShared<Destination>(
+        _ entry: Entry<Destination>, _ slot: SharedSlot<Destination>
+    ) throws -> Destination {
+        if let made = slot.published() { return made }
+        // An async singleton is built by async lookups only: a synchronous one fails at once rather than
+        // block its thread on an async lookup's build.
+        if entry.asyncFactory != nil {
+            throw RouteError.asyncOnly(
+                entry.key, path: pathTo(entry.key.short), eager: entry.scope.kind == .eagerSingleton)
+        }
+        if graph == nil { state.startGraph() }
+        let transaction = state.transaction
+        if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
+        let mark = pendingCount
+        // The node `construct` is about to push.
+        let node = Int32(graphRef?.with { $0.nodes.count } ?? -1)
+        // Cleared before the factory runs: a factory that closes a property cycle (it is handed an
+        // ancestor still being prepared) makes the instance as unfinished as a preparation that does. An
+        // instance whose preparation waits for the enclosing lookup is unfinished, and so is whatever the
+        // enclosing factories build around it: they are held too (the explorer's "initializer a(b),
+        // property b.a" scenario).
+        let outer = state.enterUnfinishedScope()
+        let made: Destination
+        let deferred: [ResolutionGraph.Pending]
+        do {
+            made = try construct(entry)
+            transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
+            deferred = try drainShared(from: mark, node: node)
+        } catch {
+            state.leaveUnfinishedScope(outer, failed: true)
+            transaction.abandon(slot.cell)
+            throw error
+        }
+        let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
+        let stateID = ObjectIdentifier(state)
+        guard let graph, !deferred.isEmpty || reached.ancestor else {
+            transaction.finish(
+                slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
+            return made
+        }
+        // A preparation needs an object an enclosing factory is still building, or the instance reached an
+        // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
+        // drain, and the instance is published after it.
+        // In a nested lookup, an instance that reached one the outer lookups have not published waits for
+        // the outermost lookup's end (the nested lookup runs inside the outer one's factory or preparation).
+        graph.pending.append(contentsOf: deferred)
+        transaction.finish(
+            slot.cell, queuedAfter: graph.pending.count, state: stateID,
+            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil, publish: { slot.publish(made) },
+            discard: { slot.discard() })
+        return made
+    }
+
+    /// Runs a shared instance's preparations now, except those that need an object an enclosing factory is
+    /// still building: those are returned, to run in the enclosing lookup's drain.
+    mutating func drainShared(from mark: Int, node: Int32) throws -> [ResolutionGraph.Pending] {
+        guard let graph else { return [] }
+        let outerFloor = state.enterSharedFloor(node)
+        defer {
+            state.leaveSharedFloor(outerFloor)
+            graph.removePending(from: mark)
+        }
+        var deferred: [ResolutionGraph.Pending] = []
+        var index = mark
+        while index < graph.pending.count {
+            let item = graph.pending[index]
+            index += 1
+            state.clearDeferralRequest()
+            do {
+                try runPending(item, graph: graph)
+            } catch  where state.preparations.deferralRequested {
+                // Unwound by the deferral (possibly rethrown as another error by user code).
+            }
+            if state.clearDeferralRequest() {
+                // Also when the preparation swallowed the deferral (`try?`) and returned: it runs again,
+                // whole, in the enclosing lookup's drain.
+                deferred.append(item)
+            }
+        }
+        return deferred
+    }
+
+    /// Claims `cell` for this lookup's creation transaction. Returns the instance when somebody published
+    /// it (possibly while this lookup waited) or this lookup's group has it in progress; returns nil when
+    /// this lookup now owns the cell and must build the instance.
+    mutating func claim<Destination>(
+        _ cell: CreationCell, for entry: AnyEntry, published: () -> Destination?
+    ) throws -> Destination? {
+        while true {
+            switch try answer(try state.transaction.claim(cell, for: entry), for: entry, published: published) {
+            case .found(let made): return made
+            case .build: return nil
+            case .claimAgain: continue
+            }
+        }
+    }
+
+    /// What a claim's answer means to the lookup that claimed, synchronous or async (the one reading of
+    /// ``CreationTransaction/Claim``): the instance, the cell to build, or a claim to make again (a weak
+    /// instance published and released meanwhile); or the error an initializer cycle or an async holder
+    /// is.
+    @inline(__always)
+    func answer<Destination>(
+        _ claim: CreationTransaction.Claim, for entry: AnyEntry, published: () -> Destination?
+    ) throws -> ClaimAnswer<Destination> {
+        switch claim {
+        case .published:
+            guard let made = published() else { return .claimAgain }
+            return .found(made)
+        case .inProgress(let provisional, let otherSide):
+            if let made = provisional as? Destination {
+                // Not published: what is built around it waits for it (see `noteReachedGroupInstance`).
+                state.noteReachedGroupInstance()
+                return .found(made)
+            }
+            throw inProgressError(entry, otherSide: otherSide)
+        case .claimed:
+            return .build
+        case .heldByAsyncLookup(let holder):
+            throw RouteError.heldByAsyncLookup(entry.key, path: runningPath() + [entry.key.short], holder: holder)
+        }
+    }
+
+    /// The error for an instance this lookup's transaction group is building whose factory has not
+    /// returned: an initializer-only cycle, on this thread or across threads.
+    func inProgressError(_ entry: AnyEntry, otherSide: [String]?) -> RouteError {
+        let here = runningPath() + [entry.key.short]
+        guard let otherSide else {
+            return RouteError.circular(here, entry: entry)
+        }
+        return RouteError.circularAcrossThreads(entry, here: here, there: otherSide)
+    }
+}
+
+/// How the creation logic reaches one shared instance's storage, whatever kind of cell holds it.
+struct SharedSlot<Value> {
+    /// The cell, for the transaction's bookkeeping.
+    let cell: CreationCell
+    /// The published instance; takes no coordinator lock.
+    let published: () -> Value?
+    /// Records the instance built but not yet published; call with the coordinator's lock held.
+    let setProvisional: (Value) -> Void
+    /// Publishes the instance; call with the coordinator's lock held.
+    let publish: (Value) -> Void
+    /// Forgets the provisional instance; call with the coordinator's lock held.
+    let discard: () -> Void
+
+    init(_ cell: SharedCell<Value>) {
+        self.cell = cell
+        published = { cell.instance }
+        setProvisional = { cell.provisional = $0 }
+        publish = { cell.publish($0) }
+        discard = { cell.discardProvisional() }
+    }
+
+    init(weak cell: WeakCell) {
+        self.cell = cell
+        published = { cell.live(as: Value.self) }
+        setProvisional = { cell.setProvisional($0) }
+        publish = { cell.publish($0) }
+        discard = { cell.discardProvisional() }
     }
 }

@@ -19,9 +19,9 @@ final class GraphSnapshot: @unchecked Sendable {
     /// Keeps the graph-scoped instances of `graph` (class instances only: a value cannot be held weakly).
     func capture(from graph: ResolutionGraph) {
         var kept: [Held] = []
-        for index in unsafe 0..<graph.graphScoped.count {
-            let item = unsafe graph.graphScoped[index]
-            let instance = unsafe graph.instances[Int(item.instance)].asAny
+        for index in 0..<graph.graphScoped.count {
+            let item = graph.graphScoped[index]
+            let instance = graph.instances[Int(item.instance)].asAny
             guard type(of: instance) is AnyObject.Type else { continue }
             kept.append(Held(entry: item.entry, object: instance as AnyObject))
         }
@@ -46,11 +46,11 @@ extension LookupState {
     func seed(from snapshot: GraphSnapshot) {
         let alive = snapshot.alive()
         guard !alive.isEmpty else { return }
-        if unsafe preparations.graphRef == nil { startGraph() }
+        if preparations.graphRef == nil { startGraph() }
         guard let graph else { return }
         for (entry, object) in alive {
             let index = graph.recordUntyped(object)
-            unsafe graph.graphScoped.append((entry, index))
+            graph.graphScoped.append((entry, index))
         }
     }
 }

@@ -5,38 +5,45 @@
 /// A thread keeps one state for its lookups and reuses it (see ``ThreadContext``); a lookup of another
 /// registry started inside a factory gets a state of its own, nested in the running one. Only its own
 /// thread touches a synchronous lookup's state; an async lookup's state moves with its task.
-// @safe: its unsafe storage (borrowed table and graph, frame pointers) follows `Borrowed`'s and `Frame`'s
-// invariants, stated on those types; the state itself belongs to one lookup on one thread at a time.
+///
+/// `@safe`, with its parts' exclusivity unchecked (`@safe @exclusivity(unchecked)`: dynamic exclusivity
+/// checks on these fields cost more than a transient lookup). **The invariant: no two accesses to a part
+/// overlap.** It holds because a state belongs to one lookup on one thread (or one task) at a time, every
+/// part is `fileprivate(set)`, so every write and every mutating call is in this file, and none of them
+/// runs code that could reach the state (user code, a lookup) while the access lasts: they call no user
+/// code, and what a reset drops that may hold user objects (a failed injection's error, detached cells,
+/// the snapshot) is moved out of the part first and released after the access. Reads from other files are
+/// instantaneous copies, which cannot overlap a write on the same thread. The frames it points at follow
+/// ``FrameRef``'s invariant; its graph is held (+1) and released once, here.
 @usableFromInline @safe
 final class LookupState {
-    // Every part is unchecked: a state belongs to one lookup on one thread (or one task) at a time, and
-    // dynamic exclusivity checks on these fields cost more than a transient lookup. A part's fields are
-    // written only where its documentation says; code that changes one for a nested call restores it
-    // through the scoped calls below (`withOnMainActor`, `withInput`, `withCallerPreparation`, and the
-    // enter and leave pairs of a nested level), never through a save and restore of its own.
+    // A part's fields are written only where its documentation says; code that changes one for a nested
+    // call restores it through the scoped calls below (`withOnMainActor`, `withInput`,
+    // `withCallerPreparation`, and the enter and leave pairs of a nested level), never through a save and
+    // restore of its own.
 
     /// Where the lookup runs and under which rules: set when it starts, by the door or the async door.
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var context: LookupContext
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var context: LookupContext
     /// The factories running in the lookup, innermost on top: pushed and popped by `construct`.
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var frames = FrameStack()
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var frames = FrameStack()
     /// The graph, once the lookup needs one, the preparations queued in it, and the flags a shared build
     /// reads to hold or defer them.
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var preparations = PreparationQueue()
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var preparations = PreparationQueue()
     /// What the lookup shares with other lookups: its creation transaction, the custom-scope generations it
     /// uses, the snapshot its `Lazy`s and `Provider`s read.
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var creation = CreationScope()
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var creation = CreationScope()
     /// An ``Injected`` property that failed to resolve, with the frame of the factory that was running:
     /// that factory's lookup fails with it once the factory returns, or the lookup does when it finishes.
     /// Set by `recordFailedInjection`, which also starts the graph, so that only the branch after a factory
     /// that a graph already sends slow (`graphRef != nil`) looks at it. Here rather than in `FrameStack`,
     /// which stays a plain value: a reference in it made each copy of the frames retain.
-    @exclusivity(unchecked) fileprivate(set) var failedInjection: FailedInjection?
+    @safe @exclusivity(unchecked) fileprivate(set) var failedInjection: FailedInjection?
     /// Whether `failedInjection` is set: what the engine's hot branches test, as a plain load (testing the
     /// reference itself retained and released it).
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var hasFailedInjection = false
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var hasFailedInjection = false
 
     private init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool) {
-        unsafe context = LookupContext(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
+        context = LookupContext(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
     }
 
     /// The one place a lookup state is made: a thread's primary or nested state
@@ -45,8 +52,8 @@ final class LookupState {
     static func make(_ tableRef: Borrowed<SealedTable>, stackRange: StackRange, tracing: Bool, isAsync: Bool)
         -> LookupState
     {
-        let made = unsafe LookupState(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
-        unsafe made.context.tracing = tracing
+        let made = LookupState(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
+        made.context.tracing = tracing
         return made
     }
 
@@ -69,126 +76,130 @@ final class LookupState {
 
     /// Prepares a reused state for a new lookup of `table`.
     func restart(tableRef: Borrowed<SealedTable>, stackRange: StackRange, tracing: Bool) {
-        unsafe context.tableRef = tableRef
-        unsafe context.stackRange = stackRange
-        unsafe context.tracing = tracing
-        unsafe context.maxDepth = tableRef.with { $0.maxDepth }
+        context.tableRef = tableRef
+        context.stackRange = stackRange
+        context.tracing = tracing
+        context.maxDepth = tableRef.with { $0.maxDepth }
     }
 
     /// The table, for the paths that are not hot.
-    var table: SealedTable { unsafe context.tableRef.object }
+    var table: SealedTable { context.tableRef.object }
 
     /// The outermost lookup this one is nested in on this thread (itself when it is not nested).
     var outermost: LookupState {
         var root = self
-        while let outer = unsafe root.context.outer?.object { root = outer }
+        while let outer = root.context.outer?.object { root = outer }
         return root
     }
 
     /// The transaction shared by this lookup and the lookups it is nested in on this thread.
     var transaction: CreationTransaction {
         let root = outermost
-        if let made = unsafe root.creation.ownTransaction { return made }
-        let made = CreationTransaction(isAsync: unsafe root.context.isAsync)
-        unsafe root.creation.ownTransaction = made
+        if let made = root.creation.ownTransaction { return made }
+        let made = CreationTransaction(isAsync: root.context.isAsync)
+        root.creation.ownTransaction = made
         return made
     }
 
     /// The graph, if this lookup has one.
-    @usableFromInline var graph: ResolutionGraph? { unsafe preparations.graphRef?.object }
+    @usableFromInline var graph: ResolutionGraph? { preparations.graphRef?.object }
 
     /// Makes the graph, turning the frames of the running factories into its first nodes.
     @usableFromInline
     func startGraph() {
         let takenRef = unsafe preparations.spareGraph ?? Borrowed.retained(ResolutionGraph())
-        unsafe preparations.spareGraph = nil
-        unsafe preparations.graphRef = takenRef
+        preparations.spareGraph = nil
+        preparations.graphRef = takenRef
         // The common case: the graph starts before any factory runs.
-        guard unsafe frames.top != nil else { return }
-        let taken = unsafe takenRef.object
-        var running: [UnsafeMutablePointer<Frame>] = unsafe []
-        var cursor = unsafe frames.top
-        while let frame = unsafe cursor {
-            unsafe running.append(frame)
-            unsafe cursor = unsafe frame.pointee.parent
+        guard frames.top != nil else { return }
+        let taken = takenRef.object
+        var running: [FrameRef] = []
+        var cursor = frames.top
+        while let frame = cursor {
+            running.append(frame)
+            cursor = frame.parent
         }
-        var parent = unsafe frames.current
-        // Outermost first; by index, as a `for` over pointers would need `for unsafe`, which the formatter
-        // does not keep apart.
-        for index in unsafe running.indices.reversed() {
-            let frame = unsafe running[index]
-            unsafe frame.pointee.node = unsafe taken.push(frame.pointee.entry, parent: parent)
-            parent = unsafe frame.pointee.node
+        var parent = frames.current
+        // Outermost first.
+        for frame in running.reversed() {
+            frame.node = taken.push(frame.entry, parent: parent)
+            parent = frame.node
         }
-        unsafe frames.current = parent
+        frames.current = parent
     }
 
     /// Records that an ``Injected`` property failed to resolve while the innermost factory (if any) runs,
     /// keeping the first failure. The graph is started so that the factory's return takes the branch that
     /// checks for it (see `Resolver.runFactory`), and so that the lookup's finish does.
     func recordFailedInjection(_ error: any Error) {
-        if unsafe failedInjection == nil {
-            unsafe failedInjection = FailedInjection(error: error, frame: UInt(bitPattern: frames.top))
-            unsafe hasFailedInjection = true
+        if failedInjection == nil {
+            failedInjection = FailedInjection(error: error, frame: frames.top?.address ?? 0)
+            hasFailedInjection = true
         }
-        if unsafe preparations.graphRef == nil { startGraph() }
+        if preparations.graphRef == nil { startGraph() }
     }
 
     /// Takes the recorded failure of an ``Injected`` property if it belongs to the factory in `frame`
     /// (nil: any, when the lookup finishes). `frame`'s address is only compared with the one recorded,
     /// never followed, so a frame that has since been popped cannot be read through it.
     @usableFromInline
-    func takeFailedInjection(in frame: UnsafeMutablePointer<Frame>?) -> (any Error)? {
-        guard let failed = unsafe failedInjection else { return nil }
-        if let frame = unsafe frame, failed.frame != UInt(bitPattern: frame) { return nil }
-        unsafe failedInjection = nil
-        unsafe hasFailedInjection = false
+    func takeFailedInjection(in frame: FrameRef?) -> (any Error)? {
+        guard let failed = failedInjection else { return nil }
+        if let frame, failed.frame != frame.address { return nil }
+        failedInjection = nil
+        hasFailedInjection = false
         return failed.error
     }
 
     /// Whether the lookup has anything to run when it ends: a graph (queued preparations) or a claim.
     @inlinable
     var needsFinishing: Bool {
-        unsafe preparations.graphRef != nil || creation.ownTransaction != nil
+        preparations.graphRef != nil || creation.ownTransaction != nil
     }
 
     /// Whether the lookup left nothing to clear: it made no graph, claimed nothing and used no custom scope
     /// (its frames, depth and input were restored on the way out).
     @inlinable
     var isClean: Bool {
-        unsafe preparations.graphRef == nil && creation.ownTransaction == nil && !creation.hasExtras
+        preparations.graphRef == nil && creation.ownTransaction == nil && !creation.hasExtras
     }
 
     /// Empties the state after its lookup ended, keeping a small graph's storage for the next one.
     func reset() {
-        unsafe context.outer = nil
+        context.outer = nil
         guard !isClean else { return }
-        if let snapshot = unsafe creation.snapshot {
+        if let snapshot = creation.snapshot {
             // The Lazys and Providers this lookup made keep its graph-scoped instances, weakly.
             if let graph { snapshot.capture(from: graph) }
         }
-        if let graphRef = unsafe preparations.graphRef {
-            let keep = unsafe graphRef.with { graph in
+        if let graphRef = preparations.graphRef {
+            let keep = graphRef.with { graph in
                 graph.reset()
                 return graph.isWorthKeeping
             }
-            if unsafe keep && preparations.spareGraph == nil {
-                unsafe preparations.spareGraph = graphRef
+            if keep && preparations.spareGraph == nil {
+                preparations.spareGraph = graphRef
             } else {
                 unsafe graphRef.release()
             }
-            unsafe preparations.graphRef = nil
+            preparations.graphRef = nil
         }
-        unsafe frames = FrameStack()
-        if unsafe hasFailedInjection {
-            unsafe failedInjection = nil
-            unsafe hasFailedInjection = false
+        frames = FrameStack()
+        if hasFailedInjection {
+            // Moved out first: the error may be the user's, and its `deinit` runs after the write.
+            let dropped = failedInjection
+            failedInjection = nil
+            hasFailedInjection = false
+            withExtendedLifetime(dropped) {}
         }
-        unsafe preparations.reset()
-        if unsafe creation.hasExtras {
-            for seen in unsafe creation.scopeGenerations { seen.scope.leave(seen.generation) }
+        preparations.reset()
+        if creation.hasExtras {
+            for seen in creation.scopeGenerations { seen.scope.leave(seen.generation) }
         }
-        unsafe creation.reset()
+        // Taken out of the part first: releasing them may run a `deinit` (a detached cell's instance) that
+        // looks something up, which must not overlap this write (see the type's invariant).
+        let released = creation.reset()
+        withExtendedLifetime(released) {}
         #if DEBUG
             let problems = _checkInvariants(idle: true)
             assert(problems.isEmpty, "lookup state: \(problems.joined(separator: "; "))")
@@ -202,64 +213,64 @@ final class LookupState {
     func _checkInvariants(idle: Bool) -> [String] {
         var problems: [String] = []
         var depth = 0
-        var cursor = unsafe frames.top
-        while let frame = unsafe cursor {
+        var cursor = frames.top
+        while let frame = cursor {
             depth += 1
-            unsafe cursor = unsafe frame.pointee.parent
+            cursor = frame.parent
         }
-        if unsafe depth != frames.depth, unsafe frames.top != nil || frames.depth != 0 {
-            problems.append("depth \(unsafe frames.depth) but \(depth) frames")
+        if depth != frames.depth, frames.top != nil || frames.depth != 0 {
+            problems.append("depth \(frames.depth) but \(depth) frames")
         }
-        if unsafe frames.injecting < 0 { problems.append("negative preparation count") }
+        if frames.injecting < 0 { problems.append("negative preparation count") }
         if let graph {
-            if unsafe Int(frames.current) >= graph.nodes.count {
-                problems.append("current node \(unsafe frames.current) outside the graph")
+            if Int(frames.current) >= graph.nodes.count {
+                problems.append("current node \(frames.current) outside the graph")
             }
-        } else if unsafe frames.current != -1 {
-            problems.append("current node \(unsafe frames.current) without a graph")
+        } else if frames.current != -1 {
+            problems.append("current node \(frames.current) without a graph")
         }
-        if unsafe !creation.hasExtras && (!creation.scopeGenerations.isEmpty || creation.snapshot != nil) {
+        if !creation.hasExtras && (!creation.scopeGenerations.isEmpty || creation.snapshot != nil) {
             problems.append("scope generations or a snapshot not flagged")
         }
         guard idle else { return problems }
-        if unsafe frames.top != nil || frames.depth != 0 { problems.append("frames left on an idle state") }
-        if unsafe frames.injecting != 0 || frames.inputRef != nil { problems.append("input left on an idle state") }
-        if unsafe failedInjection != nil || hasFailedInjection {
+        if frames.top != nil || frames.depth != 0 { problems.append("frames left on an idle state") }
+        if frames.injecting != 0 || frames.inputRef != nil { problems.append("input left on an idle state") }
+        if failedInjection != nil || hasFailedInjection {
             problems.append("a failed injection left on an idle state")
         }
-        if unsafe preparations.graphRef != nil { problems.append("graph left on an idle state") }
-        if unsafe preparations.sharedFloor != -1 || preparations.preparationTop != nil
+        if preparations.graphRef != nil { problems.append("graph left on an idle state") }
+        if preparations.sharedFloor != -1 || preparations.preparationTop != nil
             || preparations.callerPreparationPending || preparations.reachedUnfinishedAncestor
             || preparations.reachedOuterInstance
             || preparations.deferralRequested
         {
             problems.append("preparation flags left on an idle state")
         }
-        if unsafe creation.ownTransaction != nil || creation.hasExtras {
+        if creation.ownTransaction != nil || creation.hasExtras {
             problems.append("transaction or scope generations left on an idle state")
         }
-        if unsafe context.outer != nil { problems.append("idle state still nested") }
+        if context.outer != nil { problems.append("idle state still nested") }
         return problems
     }
 
     /// This lookup's own cell for a custom-scoped registration whose scope was reset meanwhile.
     func detachedCell<Value>(for entry: Entry<Value>) -> SharedCell<Value> {
         let id = ObjectIdentifier(entry)
-        for held in unsafe creation.detachedCells where held.entry == id {
+        for held in creation.detachedCells where held.entry == id {
             if let cell = held.cell as? SharedCell<Value> { return cell }
         }
         let made = SharedCell<Value>()
-        unsafe creation.detachedCells.append((id, made))
-        unsafe creation.hasExtras = true
+        creation.detachedCells.append((id, made))
+        creation.hasExtras = true
         return made
     }
 
     /// The generation of `scope` this lookup uses: the one it saw first.
     func generation(of scope: CustomScope) -> Int {
-        for seen in unsafe creation.scopeGenerations where seen.scope === scope { return seen.generation }
+        for seen in creation.scopeGenerations where seen.scope === scope { return seen.generation }
         let now = scope.enter()
-        unsafe creation.scopeGenerations.append((scope, now))
-        unsafe creation.hasExtras = true
+        creation.scopeGenerations.append((scope, now))
+        creation.hasExtras = true
         return now
     }
 }
@@ -271,9 +282,9 @@ extension LookupState {
     /// joining the lookup), then restores it.
     @inlinable @inline(__always)
     func withOnMainActor<Result>(_ onMainActor: Bool, _ body: () throws -> Result) rethrows -> Result {
-        let was = unsafe context.onMainActor
-        if onMainActor { unsafe context.onMainActor = true }
-        defer { unsafe context.onMainActor = was }
+        let was = context.onMainActor
+        if onMainActor { context.onMainActor = true }
+        defer { context.onMainActor = was }
         return try body()
     }
 
@@ -281,9 +292,9 @@ extension LookupState {
     /// `Resolver.noteTakenEdge`), then restores the flag: the first run of a factory whose registration
     /// declared edges (`Resolver.withEdgesChecked`).
     func withTracing<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let was = unsafe context.tracing
-        unsafe context.tracing = true
-        defer { unsafe context.tracing = was }
+        let was = context.tracing
+        context.tracing = true
+        defer { context.tracing = was }
         return try body()
     }
 
@@ -295,12 +306,12 @@ extension LookupState {
     /// returns to ``leavePreparation(_:)`` (in a `defer`).
     @inlinable @inline(__always)
     func enterPreparation(of node: Int32, depth: Int) -> EnteredPreparation {
-        let saved = unsafe EnteredPreparation(
+        let saved = EnteredPreparation(
             current: frames.current, depth: frames.depth, preparationTop: preparations.preparationTop)
-        unsafe frames.current = node
-        unsafe frames.depth = depth
-        unsafe frames.injecting += 1
-        unsafe preparations.preparationTop = unsafe frames.top
+        frames.current = node
+        frames.depth = depth
+        frames.injecting += 1
+        preparations.preparationTop = frames.top
         return saved
     }
 
@@ -308,25 +319,25 @@ extension LookupState {
     /// depth and preparation count, and the queue's preparation frame.
     @inlinable @inline(__always)
     func leavePreparation(_ saved: EnteredPreparation) {
-        unsafe frames.current = saved.current
-        unsafe frames.depth = saved.depth
-        unsafe frames.injecting -= 1
-        unsafe preparations.preparationTop = unsafe saved.preparationTop
+        frames.current = saved.current
+        frames.depth = saved.depth
+        frames.injecting -= 1
+        preparations.preparationTop = saved.preparationTop
     }
 
     /// Enters the preparations of a shared instance whose node is `node`; pass what it returns to
     /// ``leaveSharedFloor(_:)``.
     @inlinable @inline(__always)
     func enterSharedFloor(_ node: Int32) -> Int32 {
-        let saved = unsafe preparations.sharedFloor
-        unsafe preparations.sharedFloor = node
+        let saved = preparations.sharedFloor
+        preparations.sharedFloor = node
         return saved
     }
 
     /// Leaves what ``enterSharedFloor(_:)`` entered.
     @inlinable @inline(__always)
     func leaveSharedFloor(_ saved: Int32) {
-        unsafe preparations.sharedFloor = saved
+        preparations.sharedFloor = saved
     }
 
     /// Enters the build of a shared instance: clears ``PreparationQueue/reachedUnfinishedAncestor`` and
@@ -334,10 +345,10 @@ extension LookupState {
     /// ``leaveUnfinishedScope(_:failed:alsoUnfinished:)``.
     @inlinable @inline(__always)
     func enterUnfinishedScope() -> UnfinishedReach {
-        let outer = unsafe UnfinishedReach(
+        let outer = UnfinishedReach(
             ancestor: preparations.reachedUnfinishedAncestor, outerInstance: preparations.reachedOuterInstance)
-        unsafe preparations.reachedUnfinishedAncestor = false
-        unsafe preparations.reachedOuterInstance = false
+        preparations.reachedUnfinishedAncestor = false
+        preparations.reachedOuterInstance = false
         return outer
     }
 
@@ -349,20 +360,20 @@ extension LookupState {
     func leaveUnfinishedScope(_ outer: UnfinishedReach, failed: Bool, alsoUnfinished: Bool = false)
         -> UnfinishedReach
     {
-        let reached = unsafe UnfinishedReach(
+        let reached = UnfinishedReach(
             ancestor: preparations.reachedUnfinishedAncestor, outerInstance: preparations.reachedOuterInstance)
-        unsafe preparations.reachedUnfinishedAncestor =
+        preparations.reachedUnfinishedAncestor =
             outer.ancestor || (!failed && (reached.ancestor || alsoUnfinished))
-        unsafe preparations.reachedOuterInstance = outer.outerInstance || (!failed && reached.outerInstance)
+        preparations.reachedOuterInstance = outer.outerInstance || (!failed && reached.outerInstance)
         return reached
     }
 
     /// Runs `body` with ``PreparationQueue/callerPreparationPending`` set to `pending`, then restores it.
     @inlinable @inline(__always)
     func withCallerPreparation<Result>(pending: Bool, _ body: () throws -> Result) rethrows -> Result {
-        let saved = unsafe preparations.callerPreparationPending
-        unsafe preparations.callerPreparationPending = pending
-        defer { unsafe preparations.callerPreparationPending = saved }
+        let saved = preparations.callerPreparationPending
+        preparations.callerPreparationPending = pending
+        defer { preparations.callerPreparationPending = saved }
         return try body()
     }
 
@@ -370,9 +381,9 @@ extension LookupState {
     nonisolated(nonsending) func withInput<Result>(
         _ input: AnyObject?, _ body: nonisolated(nonsending) () async throws -> Result
     ) async rethrows -> Result {
-        unsafe frames.inputRef = input.map { unsafe Borrowed($0) }
+        frames.inputRef = input.map { Borrowed($0) }
         defer {
-            unsafe frames.inputRef = nil
+            frames.inputRef = nil
             withExtendedLifetime(input) {}
         }
         return try await body()
@@ -382,8 +393,8 @@ extension LookupState {
     /// `body`; whatever no factory took is cleared after. `input` is kept alive by the caller meanwhile.
     @inlinable @inline(__always)
     func withInput<Result>(_ input: AnyObject?, _ body: () throws -> Result) rethrows -> Result {
-        unsafe frames.inputRef = input.map { unsafe Borrowed($0) }
-        defer { unsafe frames.inputRef = nil }
+        frames.inputRef = input.map { Borrowed($0) }
+        defer { frames.inputRef = nil }
         return try withExtendedLifetime(input) { try body() }
     }
 }
@@ -398,107 +409,107 @@ extension LookupState {
     /// ``LookupContext/start(_:onMainActor:tracing:)``).
     @inlinable @inline(__always)
     func start(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool, tracing: Bool) {
-        unsafe context.start(tableRef, onMainActor: onMainActor, tracing: tracing)
+        context.start(tableRef, onMainActor: onMainActor, tracing: tracing)
     }
 
     /// Nests the lookup in `outer` (a lookup of another table running on this thread, or in this task),
     /// from main-actor code when `onMainActor` is.
     func nest(in outer: Borrowed<LookupState>?, onMainActor: Bool) {
-        unsafe context.outer = outer
-        unsafe context.onMainActor = onMainActor
+        context.outer = outer
+        context.onMainActor = onMainActor
     }
 
     /// Marks the lookup as joined from main-actor code when `onMainActor` is, returning the flag it had, for
     /// ``restoreOnMainActor(_:)``.
     func joinOnMainActor(_ onMainActor: Bool) -> Bool {
-        let was = unsafe context.onMainActor
-        if onMainActor { unsafe context.onMainActor = true }
+        let was = context.onMainActor
+        if onMainActor { context.onMainActor = true }
         return was
     }
 
     /// Restores what ``joinOnMainActor(_:)`` changed.
     func restoreOnMainActor(_ was: Bool) {
-        unsafe context.onMainActor = was
+        context.onMainActor = was
     }
 
     /// Measures the depth guard against `range`, the stack of the thread the lookup runs on now (an async
     /// lookup moves between threads).
     @inlinable @inline(__always)
     func measureStack(_ range: StackRange) {
-        unsafe context.stackRange = range
+        context.stackRange = range
     }
 
     /// Pushes the first factory's frame of a lookup (no enclosing frame, no node).
     @inlinable @inline(__always)
-    func enterFirstFrame(_ frame: UnsafeMutablePointer<Frame>) {
-        unsafe frames.top = unsafe frame
-        unsafe frames.depth = 1
+    func enterFirstFrame(_ frame: FrameRef) {
+        frames.top = frame
+        frames.depth = 1
     }
 
     /// Pops what ``enterFirstFrame(_:)`` pushed.
     @inlinable @inline(__always)
     func leaveFirstFrame() {
-        unsafe frames.top = nil
-        unsafe frames.current = -1
-        unsafe frames.depth = 0
+        frames.top = nil
+        frames.current = -1
+        frames.depth = 0
     }
 
     /// Pushes a factory's frame (and its node, when a graph exists); returns the node to restore after.
     @inlinable @inline(__always)
-    func enterFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
-        let parentNode = unsafe frames.current
-        if let graphRef = unsafe preparations.graphRef {
-            unsafe frame.pointee.node = graphRef.with { unsafe $0.push(frame.pointee.entry, parent: parentNode) }
-            unsafe frames.current = unsafe frame.pointee.node
+    func enterFrame(_ frame: FrameRef) -> Int32 {
+        let parentNode = frames.current
+        if let graphRef = preparations.graphRef {
+            frame.node = graphRef.with { $0.push(frame.entry, parent: parentNode) }
+            frames.current = frame.node
         }
-        unsafe frames.top = unsafe frame
-        unsafe frames.depth &+= 1
+        frames.top = frame
+        frames.depth &+= 1
         return parentNode
     }
 
     /// Pops a factory's frame pushed by ``enterFrame(_:)`` or ``enterPlainFrame(_:)``.
     @inlinable @inline(__always)
-    func leaveFrame(_ frame: UnsafeMutablePointer<Frame>, parentNode: Int32) {
-        let outerTop = unsafe frame.pointee.parent
-        unsafe frames.top = unsafe outerTop
+    func leaveFrame(_ frame: FrameRef, parentNode: Int32) {
+        let outerTop = frame.parent
+        frames.top = outerTop
         // A graph started inside the factory gave the enclosing frame a node of its own.
-        if let outer = unsafe outerTop, unsafe outer.pointee.node >= 0 {
-            unsafe frames.current = unsafe outer.pointee.node
+        if let outer = outerTop, outer.node >= 0 {
+            frames.current = outer.node
         } else {
-            unsafe frames.current = parentNode
+            frames.current = parentNode
         }
-        unsafe frames.depth &-= 1
+        frames.depth &-= 1
     }
 
     /// Pushes the frame of a factory that starts with no graph (see `Resolver.constructPlain`): no node;
     /// returns the node to restore after.
     @inlinable @inline(__always)
-    func enterPlainFrame(_ frame: UnsafeMutablePointer<Frame>) -> Int32 {
-        unsafe frames.top = unsafe frame
-        unsafe frames.depth &+= 1
-        return unsafe frames.current
+    func enterPlainFrame(_ frame: FrameRef) -> Int32 {
+        frames.top = frame
+        frames.depth &+= 1
+        return frames.current
     }
 
     /// Pops what ``enterPlainFrame(_:)`` pushed when still no graph exists: nothing else to restore.
     @inlinable @inline(__always)
-    func leavePlainFrame(restoring outerTop: UnsafeMutablePointer<Frame>?, parentNode: Int32) {
-        unsafe frames.top = unsafe outerTop
-        unsafe frames.current = parentNode
-        unsafe frames.depth &-= 1
+    func leavePlainFrame(restoring outerTop: FrameRef?, parentNode: Int32) {
+        frames.top = outerTop
+        frames.current = parentNode
+        frames.depth &-= 1
     }
 
     /// Counts a factory that returned, for the trace.
     @inlinable @inline(__always)
     func noteConstructed(_ entry: AnyEntry) {
-        unsafe frames.constructions &+= 1
-        unsafe frames.lastConstructed = ObjectIdentifier(entry)
+        frames.constructions &+= 1
+        frames.lastConstructed = ObjectIdentifier(entry)
     }
 
     /// Takes the configuration or arguments handed to the factory that is starting: no later factory
     /// gets them.
     func takeInput() -> AnyObject? {
-        let taken = unsafe frames.inputRef?.object
-        unsafe frames.inputRef = nil
+        let taken = frames.inputRef?.object
+        frames.inputRef = nil
         return taken
     }
 
@@ -506,7 +517,7 @@ extension LookupState {
     /// ``PreparationQueue/reachedUnfinishedAncestor``).
     @inlinable @inline(__always)
     func noteReachedUnfinishedAncestor() {
-        unsafe preparations.reachedUnfinishedAncestor = true
+        preparations.reachedUnfinishedAncestor = true
     }
 
     /// Notes that a claim returned an instance this lookup's transaction has not published: built by this
@@ -514,39 +525,39 @@ extension LookupState {
     /// built around it is held like what reaches an unfinished ancestor, and in a nested lookup for the
     /// outermost lookup's end (``PreparationQueue/reachedOuterInstance``).
     func noteReachedGroupInstance() {
-        unsafe preparations.reachedUnfinishedAncestor = true
-        if unsafe context.outer != nil { unsafe preparations.reachedOuterInstance = true }
+        preparations.reachedUnfinishedAncestor = true
+        if context.outer != nil { preparations.reachedOuterInstance = true }
     }
 
     /// Whether this lookup, nested in another, reached an instance its outer lookups have not published:
     /// then what the outer lookup builds around what this one returns is held too.
-    var reachedOuterInstance: Bool { unsafe preparations.reachedOuterInstance }
+    var reachedOuterInstance: Bool { preparations.reachedOuterInstance }
 
     /// Asks the enclosing drain to run the running preparation again later (see
     /// ``PreparationQueue/deferralRequested``).
     func requestDeferral() {
-        unsafe preparations.deferralRequested = true
+        preparations.deferralRequested = true
     }
 
     /// Clears the deferral request, returning whether one was made.
     @discardableResult
     func clearDeferralRequest() -> Bool {
-        let requested = unsafe preparations.deferralRequested
-        unsafe preparations.deferralRequested = false
+        let requested = preparations.deferralRequested
+        preparations.deferralRequested = false
         return requested
     }
 
     /// Notes that the top-level drain has run `count` pending preparations to completion.
     func noteCompleted(_ count: Int) {
-        unsafe preparations.completed = count
+        preparations.completed = count
     }
 
     /// The snapshot the `Lazy`s and `Provider`s made in this lookup share, made on first use.
     var snapshotForDeferredLookups: GraphSnapshot {
-        if let snapshot = unsafe creation.snapshot { return snapshot }
+        if let snapshot = creation.snapshot { return snapshot }
         let made = GraphSnapshot()
-        unsafe creation.snapshot = made
-        unsafe creation.hasExtras = true
+        creation.snapshot = made
+        creation.hasExtras = true
         return made
     }
 }
@@ -567,27 +578,26 @@ struct UnfinishedReach {
 }
 
 /// What ``LookupState/enterPreparation(of:depth:)`` changed, for ``LookupState/leavePreparation(_:)``.
-// @safe: `preparationTop` is a frame of the lookup's `FrameStack`, restored while that frame still runs.
-@usableFromInline @safe
+@usableFromInline
 struct EnteredPreparation {
     @usableFromInline let current: Int32
     @usableFromInline let depth: Int
-    @usableFromInline let preparationTop: UnsafeMutablePointer<Frame>?
+    @usableFromInline let preparationTop: FrameRef?
 
     @usableFromInline
-    init(current: Int32, depth: Int, preparationTop: UnsafeMutablePointer<Frame>?) {
+    init(current: Int32, depth: Int, preparationTop: FrameRef?) {
         self.current = current
         self.depth = depth
-        unsafe self.preparationTop = preparationTop
+        self.preparationTop = preparationTop
     }
 }
 
 // MARK: The parts
 
 /// Where a lookup runs and under which rules.
-// @safe: `tableRef` and `outer` follow `Borrowed`'s invariant: the registry call (or `Lazy`, `Provider`)
-// that started the lookup keeps the table alive; the thread's context keeps every running state alive.
-@usableFromInline @safe
+// Its `Borrowed`s' owners: the registry call (or `Lazy`, `Provider`) that started the lookup keeps the
+// table alive; the thread's context (or the async door) keeps every running state alive.
+@usableFromInline
 struct LookupContext {
     /// The table the lookup reads.
     @usableFromInline fileprivate(set) var tableRef: Borrowed<SealedTable>
@@ -607,10 +617,10 @@ struct LookupContext {
     @usableFromInline let isAsync: Bool
 
     init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool) {
-        unsafe self.tableRef = tableRef
+        self.tableRef = tableRef
         self.stackRange = stackRange
         self.isAsync = isAsync
-        unsafe (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
+        (maxDepth, tracing) = tableRef.with { ($0.maxDepth, $0.isTracing) }
     }
 
     /// Sets the context up for a lookup of `tableRef` starting on an idle thread (nothing running, no
@@ -618,21 +628,20 @@ struct LookupContext {
     /// caller knows: the plain transient's fast case runs only untraced, so it reads no flag).
     @inlinable @inline(__always)
     mutating func start(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool, tracing: Bool) {
-        unsafe self.tableRef = tableRef
-        unsafe maxDepth = tableRef.with { $0.maxDepth }
+        self.tableRef = tableRef
+        maxDepth = tableRef.with { $0.maxDepth }
         self.tracing = tracing
         self.onMainActor = onMainActor
     }
 }
 
 /// The factories running in a lookup, innermost on top, and what the running one is handed.
-// @safe: `top` points at frames on the call stack (or, in an async lookup, on the heap) that are pushed
-// and popped by `construct` in strict nesting, so it never outlives the frame it points at; `inputRef`
-// is kept alive by whoever sets it until it is cleared (`LookupState.withInput`).
-@usableFromInline @safe
+// `top` follows `FrameRef`'s invariant; `inputRef` is kept alive by whoever sets it until it is cleared
+// (`LookupState.withInput`).
+@usableFromInline
 struct FrameStack {
     /// The innermost running factory's frame.
-    @usableFromInline fileprivate(set) var top: UnsafeMutablePointer<Frame>?
+    @usableFromInline fileprivate(set) var top: FrameRef?
     /// How many frames are running.
     @usableFromInline fileprivate(set) var depth = 0
     /// The node of the object being built or prepared, -1 when none is recorded.
@@ -667,27 +676,70 @@ final class FailedInjection {
 ///
 /// Its address is taken with `_withUnprotectedUnsafeMutablePointer`, which skips the stack protector:
 /// a frame is a fixed-size value written only through its fields (never as a buffer, never past its
-/// end), so the canary check, about 6 instructions per nesting level, would guard nothing.
-@usableFromInline @unsafe
+/// end), so the canary check, about 6 instructions per nesting level, would guard nothing. Code outside
+/// this file reaches a frame only through a ``FrameRef``.
+@usableFromInline
 struct Frame {
     /// Unretained: the table keeps the entry alive for longer than the lookup.
     @usableFromInline let entry: Borrowed<AnyEntry>
-    @usableFromInline let parent: UnsafeMutablePointer<Frame>?
+    @usableFromInline let parent: FrameRef?
     /// The frame's node once the graph exists, else -1.
-    @usableFromInline fileprivate(set) var node: Int32
+    @usableFromInline var node: Int32
 
     @inlinable
-    init(entry: AnyEntry, parent: UnsafeMutablePointer<Frame>?, node: Int32) {
-        unsafe self.entry = unsafe Borrowed(entry)
-        unsafe self.parent = unsafe parent
-        unsafe self.node = node
+    init(entry: AnyEntry, parent: FrameRef?, node: Int32) {
+        self.entry = Borrowed(entry)
+        self.parent = parent
+        self.node = node
     }
 }
 
+/// A running factory's ``Frame``, by address.
+///
+/// `@safe`. **The invariant: a `FrameRef` is read only while its frame is pushed.** It holds because
+/// only this file makes one (``init(_:)`` is `@unsafe`), and only in the frame scopes below
+/// (`Resolver.construct`, `constructPlain`, `constructFirst`, `constructAsync`), each of which pushes its
+/// frame on the lookup's ``FrameStack``, hands the `FrameRef` to code that runs inside the scope, and pops
+/// the frame before the scope returns (and frees a heap frame only after that). Frames are pushed and
+/// popped in strict nesting, so a frame's `parent` is pushed for at least as long as it is. The only
+/// copies kept are the state's own (`FrameStack.top`, `PreparationQueue.preparationTop`, and
+/// ``EnteredPreparation``), each restored to an enclosing frame before the frame it names is popped; a
+/// failed `@Injected` property keeps only the frame's ``address``, which is compared, never followed.
+@frozen @usableFromInline @safe
+struct FrameRef: Equatable {
+    @usableFromInline let pointer: UnsafeMutablePointer<Frame>
+
+    @inlinable @inline(__always) @unsafe
+    init(_ pointer: UnsafeMutablePointer<Frame>) { unsafe self.pointer = unsafe pointer }
+
+    /// The registration whose factory runs in the frame.
+    @inlinable @inline(__always)
+    var entry: Borrowed<AnyEntry> { unsafe pointer.pointee.entry }
+
+    /// The enclosing factory's frame.
+    @inlinable @inline(__always)
+    var parent: FrameRef? { unsafe pointer.pointee.parent }
+
+    /// The frame's node once the graph exists, else -1 (set by the state's frame operations).
+    @inlinable @inline(__always)
+    var node: Int32 {
+        get { unsafe pointer.pointee.node }
+        nonmutating set { unsafe pointer.pointee.node = newValue }
+    }
+
+    /// The frame's address, for comparing with one recorded earlier; never followed.
+    @inlinable @inline(__always)
+    var address: UInt { unsafe UInt(bitPattern: pointer) }
+
+    /// Whether both are the same frame.
+    @inlinable @inline(__always)
+    static func == (lhs: FrameRef, rhs: FrameRef) -> Bool { lhs.address == rhs.address }
+}
+
 /// The graph of a lookup that needs one, and what its preparations need to know.
-// @safe: `graphRef` and `spareGraph` are owned (+1) by the state and released once; `preparationTop`
-// points at a frame of `FrameStack` while it runs (see there).
-@usableFromInline @safe
+// `graphRef` and `spareGraph` are owned (+1) by the state and released once (`LookupState.reset`,
+// `deinit`); `preparationTop` follows `FrameRef`'s invariant.
+@usableFromInline
 struct PreparationQueue {
     /// The graph, once the lookup needs one; owned (+1) by the state. Borrowed, so that reading it on the
     /// hot path writes no reference count.
@@ -699,7 +751,7 @@ struct PreparationQueue {
     @usableFromInline fileprivate(set) var sharedFloor: Int32 = -1
     /// The innermost factory frame when the running preparation started: a build requested while `top` is
     /// still this frame comes from the preparation itself, not from a factory it started.
-    @usableFromInline fileprivate(set) var preparationTop: UnsafeMutablePointer<Frame>?
+    @usableFromInline fileprivate(set) var preparationTop: FrameRef?
     /// While a lookup with a caller's preparation builds its object inside a preparation: the object's own
     /// preparations must wait for the caller's, which runs first.
     @usableFromInline fileprivate(set) var callerPreparationPending = false
@@ -723,7 +775,7 @@ struct PreparationQueue {
     /// Clears everything but the graphs, which the state hands on or releases itself.
     mutating func reset() {
         sharedFloor = -1
-        unsafe preparationTop = nil
+        preparationTop = nil
         callerPreparationPending = false
         reachedUnfinishedAncestor = false
         reachedOuterInstance = false
@@ -752,20 +804,565 @@ struct CreationScope {
 
     @usableFromInline init() {}
 
-    /// Forgets everything; the caller has left the scope generations.
-    mutating func reset() {
+    /// Forgets everything; the caller has left the scope generations. Returns what it forgot that holds
+    /// objects, for the caller to release once this access ended.
+    mutating func reset() -> (CreationTransaction?, [(entry: ObjectIdentifier, cell: AnyObject)], GraphSnapshot?) {
+        let transaction = ownTransaction
         ownTransaction = nil
-        guard hasExtras else { return }
+        guard hasExtras else { return (transaction, [], nil) }
         scopeGenerations.removeAll(keepingCapacity: true)
-        detachedCells.removeAll()
+        let cells = detachedCells
+        detachedCells = []
+        let taken = snapshot
         snapshot = nil
         hasExtras = false
+        return (transaction, cells, taken)
     }
 }
 
 extension LookupState {
     /// The creation transaction of this lookup (or the one it is nested in), if one was made.
     var existingTransaction: CreationTransaction? {
-        unsafe outermost.creation.ownTransaction
+        outermost.creation.ownTransaction
+    }
+}
+
+// MARK: The frame scopes
+//
+// The only places a `FrameRef` is made (see its invariant): each pushes its frame, hands it to code that
+// runs inside the scope, and pops it before returning.
+
+extension Resolver {
+    /// Runs the factory inside a frame on the call stack, records the object, and queues its preparation.
+    @inlinable
+    mutating func construct<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
+        var frame = Frame(entry: entry, parent: top, node: -1)
+        // Unprotected: see `Frame`.
+        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { pointer in
+            let frame = unsafe FrameRef(pointer)
+            let parentNode = state.enterFrame(frame)
+            defer { state.leaveFrame(frame, parentNode: parentNode) }
+            let made = try runFactory(entry, in: frame)
+            state.noteConstructed(entry)
+            return made
+        }
+    }
+
+    /// `construct` for a transient with nothing to prepare in an untraced lookup with no graph (yet): no
+    /// node to push, and nothing to record unless the factory's own lookups start the graph. Always inlined,
+    /// and its body a local function rather than a closure, so that a nested lookup is one function: a
+    /// closure's body is compiled apart, and each call between the pieces cost about 30 instructions.
+    @inlinable @inline(__always)
+    mutating func constructPlain<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
+        let outerTop = top
+        var frame = Frame(entry: entry, parent: outerTop, node: -1)
+        @inline(__always) func run(_ pointer: UnsafeMutablePointer<Frame>) throws -> Destination {
+            let framePointer = unsafe FrameRef(pointer)
+            let parentNode = state.enterPlainFrame(framePointer)
+            // No trace counts: `build` sends a traced lookup to `buildTraced`, which never comes here.
+            let made: Destination
+            do {
+                // Wraps a failure while the frame is still pushed, so the error's path ends at this object.
+                made = try runFactory(entry, in: framePointer, recordsInline: false)
+            } catch {
+                state.leaveFrame(framePointer, parentNode: parentNode)
+                throw error
+            }
+            guard graphRef == nil else {
+                // The factory's own lookups started a graph, which gave this frame and its parents nodes.
+                state.leaveFrame(framePointer, parentNode: parentNode)
+                return made
+            }
+            // Still no graph: no node was made, so the enclosing frame has none to restore.
+            state.leavePlainFrame(restoring: outerTop, parentNode: parentNode)
+            return made
+        }
+        // Unprotected: see `Frame`.
+        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame, run)
+    }
+
+    /// `construct` for the first object of a lookup, which has no enclosing frame or node and is not
+    /// traced: the frame is pushed and popped by plain stores.
+    @inlinable @inline(__always)
+    mutating func constructFirst<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        // The first level: the depth count (0 < maxDepth, which is at least 1) always allows it; the stack
+        // may not.
+        guard hasStackRoom else { throw tooDeep(entry) }
+        var frame = Frame(entry: entry, parent: nil, node: -1)
+        // Unprotected: see `Frame`.
+        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { pointer in
+            let frame = unsafe FrameRef(pointer)
+            state.enterFirstFrame(frame)
+            defer { state.leaveFirstFrame() }
+            return try runFactory(entry, in: frame)
+        }
+    }
+
+    /// As `construct`, with an async factory.
+    nonisolated(nonsending) mutating func constructAsync<Destination>(
+        _ entry: Entry<Destination>,
+        _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
+    ) async throws -> Destination {
+        // As `construct`: a transient's factory already running on the path is a cycle, found at its first
+        // repeat (the graph finds shared and graph-scoped repeats).
+        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
+        // A heap frame: a pointer to a stack local cannot live across a suspension.
+        let pointer = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
+        unsafe pointer.initialize(to: Frame(entry: entry, parent: top, node: -1))
+        let frame = unsafe FrameRef(pointer)
+        let parentNode = state.enterFrame(frame)
+        defer {
+            state.leaveFrame(frame, parentNode: parentNode)
+            unsafe pointer.deinitialize(count: 1)
+            unsafe pointer.deallocate()
+        }
+        let made: Destination
+        // Nonsending, as the whole async lookup: the factory runs on the lookup's executor between its
+        // awaits, so what it looks up synchronously is on the main actor exactly when the lookup is.
+        do {
+            made = try await factory(&self)
+        } catch {
+            throw wrap(error, entry, stage: "factory")
+        }
+        if state.hasFailedInjection { try throwFailedInjection(of: entry, node: -1) }
+        state.noteConstructed(entry)
+        record(made, entry, node: frame.node)
+        return made
+    }
+}
+
+// MARK: - The graph: the part of a lookup's state on the heap
+
+/// The heap state of one top-level lookup, made only when the lookup needs it: a preparation to run,
+/// a graph-scoped or shared instance, or a route's hooks. A lookup that only builds transient objects
+/// never makes one.
+///
+/// - `nodes` record objects with their parent, so that a preparation can find the objects it was built
+///   for (to close a cycle with the same instance) and errors can print the path.
+/// - `pending` holds preparations (property injections and finish hooks) until no factory is running:
+///   then every object an injection may point back to already exists.
+///
+/// `@safe`, with its lists' exclusivity unchecked (`@safe @exclusivity(unchecked)`: dynamic exclusivity
+/// checks on them showed up as a tenth of the lookup's instructions). **The invariant: no two accesses to
+/// a list overlap.** It holds because a graph belongs to one lookup's state (which holds it, +1) on one
+/// thread or task at a time, and no operation on a list (``GraphStack``, ``RecordedArena``: append, grow,
+/// remove, allocate) runs code that could reach the graph while it lasts: the values that hold user
+/// objects are released between accesses, never inside one (`destroyValues` destroys the recorded objects
+/// one access at a time; ``removePending(from:)`` takes each preparation, whose closure may hold the
+/// user's objects, out of the list before it is released). Its raw memory follows ``GraphStack``'s,
+/// ``RecordedArena``'s and ``Recorded``'s invariants.
+@usableFromInline @safe
+final class ResolutionGraph {
+    /// One object of the lookup. Its entry is borrowed: the table keeps every entry alive for longer than
+    /// any lookup.
+    @usableFromInline
+    struct Node {
+        /// Unretained: the table keeps every entry alive for longer than any lookup.
+        @usableFromInline let entryRef: Borrowed<AnyEntry>
+        /// The object's index in `instances`; -1 until its factory has returned. An index rather than the
+        /// object, so that a node holds no reference and the node list is plain memory.
+        @usableFromInline var instance: Int32
+        @usableFromInline let parent: Int32
+        /// How many objects enclose this one (0 for the outermost).
+        @usableFromInline let level: Int32
+
+        @inlinable
+        init(entryRef: Borrowed<AnyEntry>, instance: Int32, parent: Int32, level: Int32) {
+            self.entryRef = entryRef
+            self.instance = instance
+            self.parent = parent
+            self.level = level
+        }
+    }
+
+    @usableFromInline
+    struct Pending {
+        @usableFromInline let node: Int32
+        @usableFromInline let run: (inout Resolver) throws -> Void
+
+        @inlinable
+        init(node: Int32, run: @escaping (inout Resolver) throws -> Void) {
+            self.node = node
+            self.run = run
+        }
+    }
+
+    /// One object made in this lookup, kept with its static type: its value lives in the graph's
+    /// ``RecordedArena``, so that reading it back as the type that recorded it is a load, not a dynamic
+    /// cast from `Any` (a conformance search for a protocol type).
+    ///
+    /// `@safe`. **The invariant: `value` holds a live value of the type `typeID` names while the graph holds
+    /// the record.** It holds because only `record` and `recordUntyped` make one (``init(value:as:)`` is
+    /// `@unsafe`), right after initializing `value` in the graph's arena as that type; the value stays
+    /// there, unmoved, until the graph destroys it (`reset`, `deinit`), which first drops every record
+    /// from `instances`; readers in other files take a record out of `instances` and use it within the same
+    /// lookup, and ``Resolver/recordedInstance(_:_:)`` loads it as a type only after comparing `typeID`.
+    @usableFromInline @safe
+    struct Recorded {
+        @usableFromInline let value: UnsafeMutableRawPointer
+        /// The type the value was initialized as.
+        @usableFromInline let typeID: ObjectIdentifier
+        /// Destroys the value in place; made where its type is known.
+        @usableFromInline let destroy: (UnsafeMutableRawPointer) -> Void
+        /// Copies the value out as `Any` (for snapshots, and for a reader of another type).
+        @usableFromInline let copyAsAny: (UnsafeMutableRawPointer) -> Any
+
+        /// Records the value at `value`, initialized as `type`. The functions capture nothing once the
+        /// caller is specialized for `Value`, so they allocate nothing.
+        @inlinable @unsafe
+        init<Value>(value: UnsafeMutableRawPointer, as type: Value.Type) {
+            unsafe self.value = unsafe value
+            self.typeID = ObjectIdentifier(Value.self)
+            unsafe self.destroy = { unsafe $0.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
+            unsafe self.copyAsAny = { unsafe $0.assumingMemoryBound(to: Value.self).pointee }
+        }
+
+        /// The value as `Any`.
+        @usableFromInline var asAny: Any { unsafe copyAsAny(value) }
+    }
+
+    // Unchecked exclusivity: see the type's invariant.
+    @safe @exclusivity(unchecked) @usableFromInline var nodes = GraphStack<Node>(capacity: 16)
+    /// The objects made in this lookup, in the order their factories returned.
+    @safe @exclusivity(unchecked) @usableFromInline var instances = GraphStack<Recorded>(capacity: 16)
+    /// Where the values of `instances` live.
+    @safe @exclusivity(unchecked) @usableFromInline var arena = RecordedArena()
+    /// The graph-scoped objects of this lookup: their registration, and their index in `instances`.
+    @safe @exclusivity(unchecked) @usableFromInline var graphScoped = GraphStack<
+        (entry: ObjectIdentifier, instance: Int32)
+    >(capacity: 4)
+    @safe @exclusivity(unchecked) @usableFromInline var pending = GraphStack<Pending>(capacity: 8)
+
+    @usableFromInline
+    init() {}
+
+    deinit {
+        destroyValues()
+        instances.removeSuffix(from: 0)
+        unsafe arena.free()
+    }
+
+    /// Empties the graph for the next lookup, keeping its storage.
+    func reset() {
+        nodes.removeSuffix(from: 0)
+        graphScoped.removeSuffix(from: 0)
+        removePending(from: 0)
+        destroyValues()
+        instances.removeSuffix(from: 0)
+        unsafe arena.rewind()
+    }
+
+    /// Forgets the pending preparations from `mark` on, the last first. Each is taken out of `pending`
+    /// before it is released: its closure may hold the user's objects, whose `deinit` may look something
+    /// up in this lookup, and so append to `pending`.
+    func removePending(from mark: Int) {
+        while let removed = pending.removeLast(downTo: mark) { _ = removed }
+    }
+
+    /// Destroys the values of the recorded objects, which the arena holds. Each destroy may run a user's
+    /// `deinit`: it runs between two accesses to `instances`, never inside one.
+    private func destroyValues() {
+        for index in 0..<instances.count {
+            // In place, through the pointer: copying the element out would retain its function.
+            let recorded = unsafe instances.base + index
+            unsafe recorded.pointee.destroy(recorded.pointee.value)
+        }
+    }
+
+    /// Records an object a snapshot kept (see `LookupState.seed(from:)`), whose registration's type is not
+    /// known here; readers get it through a cast. Returns its index in `instances`.
+    func recordUntyped(_ object: AnyObject) -> Int32 {
+        let value = unsafe arena.allocate(
+            size: MemoryLayout<AnyObject>.size, alignment: MemoryLayout<AnyObject>.alignment)
+        unsafe value.initializeMemory(as: AnyObject.self, to: object)
+        unsafe instances.append(Recorded(value: value, as: AnyObject.self))
+        return Int32(instances.count - 1)
+    }
+
+    /// Whether the graph's storage is small enough to keep for the next lookup on this thread.
+    var isWorthKeeping: Bool {
+        nodes.capacity <= 256 && instances.capacity <= 256 && pending.capacity <= 256
+            && graphScoped.capacity <= 64
+    }
+
+    @inlinable
+    func push(_ entry: Borrowed<AnyEntry>, parent: Int32) -> Int32 {
+        let level = parent >= 0 ? nodes[Int(parent)].level + 1 : 0
+        nodes.append(Node(entryRef: entry, instance: -1, parent: parent, level: level))
+        return Int32(nodes.count - 1)
+    }
+
+    @usableFromInline
+    func graphInstance(for entry: ObjectIdentifier) -> Recorded? {
+        for index in 0..<graphScoped.count where graphScoped[index].entry == entry {
+            return instances[Int(graphScoped[index].instance)]
+        }
+        return nil
+    }
+
+    /// The names from the outermost object down to `node`.
+    func path(to node: Int32) -> [String] {
+        var names: [String] = []
+        var index = node
+        while index >= 0 {
+            let item = nodes[Int(index)]
+            names.append(item.entryRef.object.key.short)
+            index = item.parent
+        }
+        return names.reversed()
+    }
+
+    /// The parent of `node`.
+    @inlinable
+    func parent(of node: Int32) -> Int32 {
+        nodes[Int(node)].parent
+    }
+
+    /// The nearest node at or above `node` made from `entry`.
+    @inlinable
+    func ancestor(of node: Int32, entry: AnyEntry) -> Int32? {
+        var index = node
+        while index >= 0 {
+            if nodes[Int(index)].entryRef.refers(to: entry) { return index }
+            index = nodes[Int(index)].parent
+        }
+        return nil
+    }
+}
+
+// MARK: - Filling and emptying a lookup's graph
+
+extension Resolver {
+    /// Records a made object in the graph and queues its preparation.
+    @inlinable
+    mutating func record<Destination>(_ made: Destination, _ entry: Entry<Destination>, node: Int32) {
+        guard let graphRef = graphRef, node >= 0 else { return }
+        graphRef.with { graph in
+            let index = Int32(graph.instances.count)
+            // Kept with its type (see `ResolutionGraph.Recorded`).
+            let value = unsafe graph.arena.allocate(
+                size: MemoryLayout<Destination>.size, alignment: MemoryLayout<Destination>.alignment)
+            unsafe value.initializeMemory(as: Destination.self, to: made)
+            unsafe graph.instances.append(.init(value: value, as: Destination.self))
+            graph.nodes[Int(node)].instance = index
+            if entry.scope.kind == .graph {
+                graph.graphScoped.append((ObjectIdentifier(entry), index))
+            }
+            if entry.needsPreparation {
+                // Unowned: the table keeps the entry alive for longer than the lookup. The object is read
+                // from the graph's arena, where it stays until the lookup ends (after every preparation it
+                // queued has run or been dropped): the closure holds no reference to it. (A closure that
+                // captured nothing, reading the entry through a borrowed reference, saved this allocation
+                // but added four frames per level to a debug build's property-injection chain, which a
+                // 64 KiB thread could no longer hold three levels of.)
+                graph.pending.append(
+                    .init(node: node) { [unowned(unsafe) entry] resolver in
+                        unsafe try resolver.prepare(value.assumingMemoryBound(to: Destination.self).pointee, entry)
+                    })
+            }
+        }
+    }
+
+    /// A recorded object as the type of `entry`, the registration it was recorded for: a load when it
+    /// was recorded as that type (always, but for a snapshot's seeded objects), a checked cast otherwise.
+    @inlinable
+    func recordedInstance<Destination>(_ recorded: ResolutionGraph.Recorded, _ entry: Entry<Destination>) throws
+        -> Destination
+    {
+        // Sound: `record` initialized the value as the type `typeID` names (see `Recorded`).
+        if recorded.typeID == ObjectIdentifier(Destination.self) {
+            return unsafe recorded.value.assumingMemoryBound(to: Destination.self).pointee
+        }
+        return try cast(recorded.asAny, entry)
+    }
+
+    /// Queues a preparation for the object whose factory is running now.
+    mutating func enqueuePreparation(_ run: @escaping (inout Resolver) throws -> Void) {
+        if graph == nil { state.startGraph() }
+        graph?.pending.append(.init(node: current, run: run))
+    }
+
+    /// Runs queued preparations from `mark` on, including those they queue, then forgets them.
+    @usableFromInline
+    mutating func drain(from mark: Int) throws {
+        guard let graphRef = graphRef else { return }
+        // Borrowed: the state owns the graph until the lookup ends.
+        try graphRef.with { graph in
+            defer {
+                graph.removePending(from: mark)
+            }
+            var index = mark
+            while index < graph.pending.count {
+                let item = graph.pending[index]
+                index += 1
+                try runPending(item, graph: graph)
+                if mark == 0 { state.noteCompleted(index) }
+            }
+        }
+    }
+
+    /// Runs one queued preparation inside the object it prepares.
+    mutating func runPending(_ item: ResolutionGraph.Pending, graph: ResolutionGraph) throws {
+        // A preparation's lookups are nested inside the object it prepares.
+        let nested = item.node >= 0 ? Int(graph.nodes[Int(item.node)].level) + 1 : depth
+        let entered = state.enterPreparation(of: item.node, depth: nested)
+        defer { state.leavePreparation(entered) }
+        try item.run(&self)
+    }
+}
+
+/// A growable list in memory the graph owns, for the graph's per-lookup lists.
+///
+/// `Array` would do, but emptying an array for the next lookup goes through `replaceSubrange`, a large
+/// generic call, four times per lookup; here it is a loop of destroys (none for plain values) and a store.
+///
+/// `@safe`. **The invariant: `base` holds `capacity` elements' memory, the first `count` initialized.** It
+/// holds for every caller: the storage is allocated in `init` and freed in `deinit`, and the stack is not
+/// copyable, so no second stack aliases it; `count` and `capacity` change only here; the subscript checks
+/// its index against `count` (in release builds too: a `precondition`), `append` grows before it writes,
+/// and `removeSuffix` and `removeLast(downTo:)` take only initialized elements.
+@usableFromInline @safe
+struct GraphStack<Element>: ~Copyable {
+    @usableFromInline fileprivate(set) var base: UnsafeMutablePointer<Element>
+    @usableFromInline fileprivate(set) var count: Int
+    @usableFromInline fileprivate(set) var capacity: Int
+
+    init(capacity: Int) {
+        unsafe base = .allocate(capacity: capacity)
+        count = 0
+        self.capacity = capacity
+    }
+
+    @inlinable
+    deinit {
+        unsafe base.deinitialize(count: count)
+        unsafe base.deallocate()
+    }
+
+    @inlinable
+    var isEmpty: Bool { count == 0 }
+
+    /// The element at `index`, which must be below `count` (checked).
+    @inlinable
+    subscript(index: Int) -> Element {
+        get {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "GraphStack index outside its elements")
+            return unsafe base[index]
+        }
+        _modify {
+            precondition(UInt(bitPattern: index) < UInt(bitPattern: count), "GraphStack index outside its elements")
+            yield unsafe &base[index]
+        }
+    }
+
+    @inlinable
+    mutating func append(_ element: Element) {
+        if count == capacity { grow() }
+        unsafe (base + count).initialize(to: element)
+        count += 1
+    }
+
+    mutating func append(contentsOf elements: [Element]) {
+        for element in elements { append(element) }
+    }
+
+    @usableFromInline
+    mutating func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        unsafe larger.moveInitialize(from: base, count: count)
+        unsafe base.deallocate()
+        unsafe base = unsafe larger
+        capacity *= 2
+    }
+
+    /// Takes the last element out, if there are more than `mark` (at least 0): the caller releases it after
+    /// this access ends.
+    mutating func removeLast(downTo mark: Int) -> Element? {
+        guard count > max(mark, 0) else { return nil }
+        count -= 1
+        return unsafe (base + count).move()
+    }
+
+    /// Destroys the elements from `mark` on (none when `mark` is `count` or more), inside this access: for
+    /// elements whose release runs no user code (``ResolutionGraph/removePending(from:)`` is for the others).
+    mutating func removeSuffix(from mark: Int) {
+        guard count > mark else { return }
+        let kept = max(mark, 0)
+        unsafe (base + kept).deinitialize(count: count - kept)
+        count = kept
+    }
+}
+
+/// Memory for the values of a graph's recorded objects: a bump allocator over chunks that never move, so
+/// a value's address stays valid until the graph rewinds the arena for its next lookup.
+///
+/// The first chunk is kept from lookup to lookup; chunks a large lookup added, and values larger than a
+/// chunk (each in memory of its own), are freed when the arena rewinds.
+///
+/// `@safe`: `chunk` is allocated in `init` (and by `allocateSlow`) with `chunkSize` bytes and freed only by
+/// ``rewind()`` (the extra ones) or ``free()``, which are `@unsafe` (the memory they free may hold values
+/// their owner has not destroyed; the graph, the only owner, destroys every value first); `allocate` hands
+/// out disjoint ranges inside it, aligned as asked; `chunk` and `offset` change only here.
+@usableFromInline @safe
+struct RecordedArena {
+    /// The size of a chunk, in bytes: room for about a hundred class or protocol values.
+    @usableFromInline static let chunkSize = 2048
+    /// The chunk values are placed in now.
+    @usableFromInline fileprivate(set) var chunk: UnsafeMutableRawPointer
+    /// The first free byte of `chunk`.
+    @usableFromInline fileprivate(set) var offset = 0
+    /// The first chunk, kept for the next lookup.
+    let first: UnsafeMutableRawPointer
+    /// Memory to free when the arena rewinds: chunks after the first, and values larger than a chunk.
+    var extra: [UnsafeMutableRawPointer] = unsafe []
+
+    init() {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        unsafe chunk = unsafe memory
+        unsafe first = unsafe memory
+    }
+
+    /// Memory for one value of `size` bytes aligned to `alignment` (a power of two).
+    @inlinable
+    mutating func allocate(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        let start = (offset + alignment - 1) & ~(alignment - 1)
+        if start + size <= Self.chunkSize && alignment <= 16 {
+            offset = start + size
+            return unsafe chunk + start
+        }
+        return unsafe allocateSlow(size: size, alignment: alignment)
+    }
+
+    /// ``allocate(size:alignment:)`` when the chunk is full or the value too large or too aligned for one.
+    @usableFromInline
+    mutating func allocateSlow(size: Int, alignment: Int) -> UnsafeMutableRawPointer {
+        if size > Self.chunkSize / 4 || alignment > 16 {
+            let own = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: max(alignment, 16))
+            unsafe extra.append(own)
+            return unsafe own
+        }
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        unsafe extra.append(fresh)
+        unsafe chunk = unsafe fresh
+        offset = size
+        return unsafe fresh
+    }
+
+    /// Makes all the memory free again, keeping the first chunk; every value in it must be destroyed.
+    @unsafe mutating func rewind() {
+        unsafe chunk = unsafe first
+        offset = 0
+        guard unsafe !extra.isEmpty else { return }
+        // By index: a `for` over pointers would need a marked loop, which the formatter does not keep apart.
+        for index in unsafe extra.indices { unsafe extra[index].deallocate() }
+        unsafe extra.removeAll(keepingCapacity: true)
+    }
+
+    /// Frees all the memory; every value in it must be destroyed, and the arena not used afterwards.
+    @unsafe func free() {
+        for index in unsafe extra.indices { unsafe extra[index].deallocate() }
+        unsafe first.deallocate()
     }
 }

@@ -26,7 +26,7 @@ extension Resolver {
     {
         guard let asyncFactory = entry.asyncFactory else {
             if let cell = entry.unpublishedCell {
-                await unsafe state.transaction.awaitRelease(of: cell, for: entry)
+                await state.transaction.awaitRelease(of: cell, for: entry)
             }
             return try synchronously { resolver in try resolver.build(entry) }
         }
@@ -55,7 +55,7 @@ extension Resolver {
         _ entry: Entry<Destination>, _ cell: SharedCell<Destination>,
         _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
     ) async throws -> Destination {
-        let transaction = unsafe state.transaction
+        let transaction = state.transaction
         while true {
             switch try answer(
                 try await transaction.claimAsync(cell, for: entry), for: entry, published: { cell.instance })
@@ -73,7 +73,7 @@ extension Resolver {
                 transaction.abandon(cell)
                 throw error
             }
-            unsafe transaction.finish(
+            transaction.finish(
                 cell, state: ObjectIdentifier(state), publish: { cell.publish(made) },
                 discard: { cell.discardProvisional() })
             return made
@@ -83,38 +83,7 @@ extension Resolver {
     /// Runs a synchronous part of an async lookup on the current thread: a lookup the registry starts
     /// from inside it joins this one, and the depth guard measures this thread's stack.
     mutating func synchronously<Result>(_ body: (inout Resolver) throws -> Result) throws -> Result {
-        try ThreadContext.current.withRunning(unsafe state) { try body(&self) }
-    }
-
-    /// As `construct`, with an async factory.
-    nonisolated(nonsending) mutating func constructAsync<Destination>(
-        _ entry: Entry<Destination>,
-        _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
-    ) async throws -> Destination {
-        // As `construct`: a transient's factory already running on the path is a cycle, found at its first
-        // repeat (the graph finds shared and graph-scoped repeats).
-        if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
-        // A heap frame: a pointer to a stack local cannot live across a suspension.
-        let frame = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
-        unsafe frame.initialize(to: Frame(entry: entry, parent: top, node: -1))
-        let parentNode = unsafe state.enterFrame(frame)
-        defer {
-            unsafe state.leaveFrame(frame, parentNode: parentNode)
-            unsafe frame.deinitialize(count: 1)
-            unsafe frame.deallocate()
-        }
-        let made: Destination
-        // Nonsending, as the whole async lookup: the factory runs on the lookup's executor between its
-        // awaits, so what it looks up synchronously is on the main actor exactly when the lookup is.
-        do {
-            made = try await factory(&self)
-        } catch {
-            throw wrap(error, entry, stage: "factory")
-        }
-        if unsafe state.hasFailedInjection { try throwFailedInjection(of: entry, node: -1) }
-        unsafe state.noteConstructed(entry)
-        unsafe record(made, entry, node: frame.pointee.node)
-        return made
+        try ThreadContext.current.withRunning(state) { try body(&self) }
     }
 }
 
@@ -173,9 +142,9 @@ extension RouteRegistry {
         // A built singleton, the commonest case, inline in the caller (specialized): no lookup at all. With
         // an override, an async lookup or a trace handler running, or named registrations, the general path
         // decides.
-        if let tableRef = unsafe tableRef(),
-            let found = unsafe tableRef.with({ unsafe $0.hasNamedKeys ? nil : $0.primaryRefInline(key.id) }),
-            case .built(let made) = unsafe Entry<Destination>.fastCase(found)
+        if let tableRef = tableRef(),
+            let found = tableRef.with({ $0.hasNamedKeys ? nil : $0.primaryRefInline(key.id) }),
+            case .built(let made) = Entry<Destination>.fastCase(found)
         {
             return made
         }
@@ -288,7 +257,7 @@ extension Resolver {
     nonisolated(nonsending) mutating func buildAsync<Destination>(
         _ entry: Entry<Destination>, input given: AnyObject?, preparation: (Destination) throws -> Void = { _ in }
     ) async throws -> Destination {
-        let made = try await unsafe state.withInput(given) { try await buildAsync(entry) }
+        let made = try await state.withInput(given) { try await buildAsync(entry) }
         try runCallerPreparation(made, entry, preparation)
         return made
     }

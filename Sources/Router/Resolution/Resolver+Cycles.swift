@@ -6,11 +6,11 @@ extension Resolver {
         _ entry: Entry<Destination>, in graph: ResolutionGraph
     ) throws -> Destination? {
         guard let found = graph.ancestor(of: current, entry: entry) else { return nil }
-        let instance = unsafe graph.nodes[Int(found)].instance
+        let instance = graph.nodes[Int(found)].instance
         if instance >= 0 {
             // What is being built now refers to an ancestor that is not finished yet.
-            unsafe state.noteReachedUnfinishedAncestor()
-            return unsafe try recordedInstance(graph.instances[Int(instance)], entry)
+            state.noteReachedUnfinishedAncestor()
+            return try recordedInstance(graph.instances[Int(instance)], entry)
         }
         throw unbuiltAncestor(found, entry: entry, in: graph)
     }
@@ -20,7 +20,7 @@ extension Resolver {
     @usableFromInline
     func unbuiltAncestor(_ found: Int32, entry: AnyEntry, in graph: ResolutionGraph) -> any Error {
         if sharedFloor >= 0 && found < sharedFloor {
-            unsafe state.requestDeferral()
+            state.requestDeferral()
             return DeferToEnclosingLookup()
         }
         let path = graph.path(to: current)
@@ -33,7 +33,7 @@ extension Resolver {
         var index = current
         while index >= 0 && index != ancestor {
             length += 1
-            index = unsafe graph.nodes[Int(index)].parent
+            index = graph.nodes[Int(index)].parent
         }
         return length
     }
@@ -41,12 +41,12 @@ extension Resolver {
     /// Whether the key of `dependency` has an object among the ancestors of the object being prepared.
     @usableFromInline
     func closesCycle(_ dependency: RouteDependency) -> Bool {
-        guard let graphRef = unsafe graphRef, current >= 0,
-            let target = unsafe tableRef.with({ unsafe $0.primaryRef(dependency.id, name: dependency.key.name) })
+        guard let graphRef = graphRef, current >= 0,
+            let target = tableRef.with({ $0.primaryRef(dependency.id, name: dependency.key.name) })
         else { return false }
         // Everything borrowed: this runs for every injection of every prepared object.
-        return unsafe graphRef.with { graph in
-            unsafe target.with { target in
+        return graphRef.with { graph in
+            target.with { target in
                 graph.ancestor(of: graph.parent(of: current), entry: target) != nil
             }
         }
@@ -69,10 +69,10 @@ extension Resolver {
     func runningPath() -> [String] {
         if let graph, current >= 0 { return graph.path(to: current) }
         var names: [String] = []
-        var cursor = unsafe top
-        while let frame = unsafe cursor {
-            unsafe names.append(frame.pointee.entry.object.key.short)
-            unsafe cursor = unsafe frame.pointee.parent
+        var cursor = top
+        while let frame = cursor {
+            names.append(frame.entry.object.key.short)
+            cursor = frame.parent
         }
         return names.reversed()
     }
@@ -98,7 +98,7 @@ extension Resolver {
         // A factory that threw (the top frame) drops the `@Injected` failure recorded for it, if any: its own
         // error is the one reported, and no record of a frame that no longer exists may stay behind. Here,
         // in the call the throwing path already makes, so the hot path's code is unchanged.
-        if unsafe state.hasFailedInjection && stage == "factory" { _ = unsafe state.takeFailedInjection(in: top) }
+        if state.hasFailedInjection && stage == "factory" { _ = state.takeFailedInjection(in: top) }
         if error is RouteError || error is DeferToEnclosingLookup { return error }
         if let mismatch = error as? RootMismatch {
             return mismatch.routeError(key: entry.key, path: pathHere(entry.key.short))

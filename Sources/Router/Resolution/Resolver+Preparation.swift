@@ -8,26 +8,29 @@ extension Resolver {
         // Two passes instead of a list of the closing ones: no allocation, and `closesCycle` depends only on
         // the ancestors of the object being prepared, which the injections do not change. The first pass
         // remembers the closing ones in a bit mask (the first 64; any later ones are checked again).
-        // Through the buffer, so that no injection is copied (and its closure retained) on the way.
-        unsafe try entry.injections.withUnsafeBufferPointer { injections in
+        // Through a span of the array, so that no injection is copied (and its closure retained) on the way.
+        // (The entry's array is a `let`: the local is a borrow, with no count written in release builds.)
+        let array = entry.injections
+        let injections = array.span
+        do {
             var closing: UInt64 = 0
             var closesLate = false
             for index in injections.indices {
-                if let dependency = unsafe injections[index].dependency, closesCycle(dependency) {
+                if let dependency = injections[index].dependency, closesCycle(dependency) {
                     if index < 64 { closing |= 1 << UInt64(index) } else { closesLate = true }
                     continue
                 }
-                unsafe try runInjection(injections[index], made, entry)
+                try runInjection(injections[index], made, entry)
             }
             while closing != 0 {
                 let index = closing.trailingZeroBitCount
                 closing &= closing - 1
-                unsafe try runInjection(injections[index], made, entry)
+                try runInjection(injections[index], made, entry)
             }
             if closesLate {
                 for index in injections.indices.dropFirst(64) {
-                    if let dependency = unsafe injections[index].dependency, closesCycle(dependency) {
-                        unsafe try runInjection(injections[index], made, entry)
+                    if let dependency = injections[index].dependency, closesCycle(dependency) {
+                        try runInjection(injections[index], made, entry)
                     }
                 }
             }
@@ -64,9 +67,9 @@ extension Resolver {
         for dependency in entry.dependencies where dependency.kind == .property {
             guard let target = table.primary(dependency.id, name: dependency.key.name),
                 let found = graph.ancestor(of: current, entry: target),
-                unsafe graph.nodes[Int(found)].instance < 0, found < sharedFloor
+                graph.nodes[Int(found)].instance < 0, found < sharedFloor
             else { continue }
-            unsafe state.requestDeferral()
+            state.requestDeferral()
             throw DeferToEnclosingLookup()
         }
     }
@@ -90,11 +93,11 @@ extension Resolver {
         // `buildForPreparation`), not before it.
         let nested = injecting > 0
         let mark = pendingCount
-        let made = try unsafe state.withInput(given) {
-            try unsafe state.withCallerPreparation(pending: nested) { try build(entry) }
+        let made = try state.withInput(given) {
+            try state.withCallerPreparation(pending: nested) { try build(entry) }
         }
         try runCallerPreparation(made, entry, preparation)
-        if nested, let graph, unsafe graph.pending.count > mark { try drain(from: mark) }
+        if nested, let graph, graph.pending.count > mark { try drain(from: mark) }
         return made
     }
 }

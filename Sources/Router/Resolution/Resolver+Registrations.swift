@@ -16,10 +16,7 @@ extension Resolver {
     mutating func onMainActor<Input, Destination>(
         _ key: KeyDescription, passing input: Input, _ factory: MainActorFunction<Input, Destination>
     ) throws -> Destination {
-        guard unsafe MainActorCheck.isIsolated(state) else {
-            throw RouteError.mainActorRequired(key, path: pathHere(key.short))
-        }
-        return try factory.callAssumingIsolated(input, &self)
+        try factory.callIfIsolated(input, &self) { RouteError.mainActorRequired(key, path: $0.pathHere(key.short)) }
     }
 
     /// ``onMainActor(_:passing:_:)`` for a factory that takes only the resolver (`registerOnMainActor`):
@@ -28,94 +25,27 @@ extension Resolver {
     mutating func onMainActor<Destination>(
         _ key: KeyDescription, _ factory: MainActorFactory<Destination>
     ) throws -> Destination {
-        guard unsafe MainActorCheck.isIsolated(state) else {
-            throw RouteError.mainActorRequired(key, path: pathHere(key.short))
-        }
-        return try factory.callAssumingIsolated(&self)
+        try factory.callIfIsolated(&self) { RouteError.mainActorRequired(key, path: $0.pathHere(key.short)) }
     }
 
     /// Runs a main-actor preparation on `root`, or fails when this lookup is not isolated to the main
     /// actor (``wrap(_:_:stage:)`` names the registration in a ``RouteError/Code/mainActorRequired``).
     mutating func onMainActor<Root>(_ preparation: MainActorFunction<Root, Void>, _ root: Root) throws {
-        guard unsafe MainActorCheck.isIsolated(state) else { throw NotOnMainActor() }
-        try preparation.callAssumingIsolated(root, &self)
+        try preparation.callIfIsolated(root, &self) { _ in NotOnMainActor() }
     }
 
     /// Whether this lookup may run main-actor code: the check of ``onMainActor(_:_:)``, for a main-actor
     /// closure that runs inside the lookup without the resolver at hand (a path's main-actor preparation,
     /// which runs as the caller's preparation: see `RouteRegistry.registerOnMainActor(path:to:preparation:)`).
-    var isOnMainActor: Bool { unsafe MainActorCheck.isIsolated(state) }
+    var isOnMainActor: Bool { MainActorCheck.isIsolated(state) }
 
     /// `entry`, or its copy in the override layer this lookup runs in (see ``SealedTable/redirect``).
     func redirected<Destination>(_ entry: Entry<Destination>) -> Entry<Destination> {
-        unsafe tableRef.with { table in
+        tableRef.with { table in
             guard !table.redirect.isEmpty, let copy = table.redirect[ObjectIdentifier(entry)] as? Entry<Destination>
             else { return entry }
             return copy
         }
-    }
-}
-
-/// A main-actor factory or preparation whose isolation was removed from its type once, at registration,
-/// so that a lookup calls it without a conversion per call (a `withoutActuallyEscaping` per lookup cost an
-/// allocation).
-///
-/// Invariant: ``callAssumingIsolated(_:_:)`` is only called by the `Resolver.onMainActor` methods,
-/// after they checked that the lookup is isolated to the main actor (a lookup called from main-actor code
-/// runs on that code's thread, and synchronous code cannot leave its caller's isolation). Calling the
-/// function then is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it
-/// traps instead of failing, and needs a `Sendable` result.
-struct MainActorFunction<Input, Output>: Sendable {
-    private let unchecked: @Sendable (Input, inout Resolver) throws -> Output
-
-    init(_ function: @escaping @MainActor @Sendable (Input, inout Resolver) throws -> Output) {
-        // Isolation is not part of a function's ABI: the two function types have the same layout and
-        // calling convention; only the compiler's isolation check is dropped (see the invariant above).
-        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (Input, inout Resolver) throws -> Output).self)
-    }
-
-    /// Calls the function; the caller has checked the main actor's isolation.
-    func callAssumingIsolated(_ input: Input, _ resolver: inout Resolver) throws -> Output {
-        try unchecked(input, &resolver)
-    }
-}
-
-/// ``MainActorFunction`` for a factory that takes only the resolver, so that `registerOnMainActor` stores
-/// the user's closure itself rather than a closure that calls it.
-///
-/// Invariant: as ``MainActorFunction``'s: ``callAssumingIsolated(_:)`` is only called by
-/// `Resolver.onMainActor(_:_:)`, after it checked that the lookup is isolated to the main actor.
-struct MainActorFactory<Output>: Sendable {
-    private let unchecked: @Sendable (inout Resolver) throws -> Output
-
-    init(_ function: @escaping @MainActor @Sendable (inout Resolver) throws -> Output) {
-        // Isolation is not part of a function's ABI (see `MainActorFunction.init`).
-        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (inout Resolver) throws -> Output).self)
-    }
-
-    /// Calls the function; the caller has checked the main actor's isolation.
-    @inline(__always)
-    func callAssumingIsolated(_ resolver: inout Resolver) throws -> Output {
-        try unchecked(&resolver)
-    }
-}
-
-/// ``MainActorFunction`` for a main-actor closure that runs inside a lookup without the resolver: a path's
-/// main-actor preparation, which the lookup runs as the caller's preparation.
-///
-/// Invariant: ``callAssumingIsolated(_:_:)`` is only called inside a lookup whose
-/// ``Resolver/isOnMainActor`` was true when it began (synchronous code cannot leave its caller's isolation).
-struct MainActorPreparation<First, Second>: Sendable {
-    private let unchecked: @Sendable (First, Second) throws -> Void
-
-    init(_ function: @escaping @MainActor @Sendable (First, Second) throws -> Void) {
-        // Isolation is not part of a function's ABI (see `MainActorFunction.init`).
-        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (First, Second) throws -> Void).self)
-    }
-
-    /// Calls the function; the caller has checked the main actor's isolation.
-    func callAssumingIsolated(_ first: First, _ second: Second) throws {
-        try unchecked(first, second)
     }
 }
 
@@ -138,7 +68,7 @@ enum MainActorCheck {
     /// on Apple platforms, it runs on the main thread, which is the main actor's executor there. (On Linux
     /// the main actor's executor may be another thread, so the thread alone proves nothing.)
     static func isIsolated(_ state: LookupState) -> Bool {
-        if unsafe state.context.onMainActor { return true }
+        if state.context.onMainActor { return true }
         #if canImport(Darwin)
             return pthread_main_np() != 0
         #else

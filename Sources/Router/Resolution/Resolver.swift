@@ -15,13 +15,18 @@ import Synchronization
 ///
 /// How a lookup runs, file by file, is drawn in `ARCHITECTURE.md` at the top of the repository.
 public struct Resolver: ~Copyable {
-    /// The running lookup's state. Not retained: the door that started the lookup keeps it alive for as
-    /// long as any resolver of it exists (a resolver cannot escape the call it is lent to).
-    @usableFromInline unowned(unsafe) let state: LookupState
+    /// The running lookup's state. Borrowed: the door that started the lookup keeps it alive for as long
+    /// as any resolver of it exists (a resolver is not copyable and is lent `inout`, so it cannot escape
+    /// the call it is lent to).
+    @usableFromInline let stateRef: Borrowed<LookupState>
+
+    /// The running lookup's state.
+    @inlinable
+    var state: LookupState { stateRef.object }
 
     @inlinable
     init(state: LookupState) {
-        unsafe self.state = state
+        stateRef = Borrowed(state)
     }
 
     // MARK: Public lookups
@@ -37,17 +42,17 @@ public struct Resolver: ~Copyable {
         // Local functions, not closures: always inlined, so the probe, `build` and the factory's frame are
         // one function (see `constructPlain`).
         @inline(__always) func probe(_ table: SealedTable) -> Borrowed<AnyEntry>? {
-            let found = unsafe table.primaryRefInline(key.id)
+            let found = table.primaryRefInline(key.id)
             // A named key's hash may find a registration of another name (see `KeyName`).
-            guard table.hasNamedKeys, let named = unsafe found else { return unsafe found }
-            return unsafe key.isNotNamed(as: named) ? nil : named
+            guard table.hasNamedKeys, let named = found else { return found }
+            return key.isNotNamed(as: named) ? nil : named
         }
-        guard let found = unsafe tableRef.with(probe) else {
+        guard let found = tableRef.with(probe) else {
             throw missingError(for: key)
         }
         @inline(__always) func buildFound(_ entry: Entry<Destination>) throws -> Destination { try build(entry) }
         // Borrowed, not retained: the table keeps the entry alive for the whole lookup.
-        return unsafe try Entry<Destination>.borrow(found, buildFound)
+        return try Entry<Destination>.borrow(found, buildFound)
     }
 
     /// Resolves the destination of `key`, then runs `preparation` on it before the registration's own
@@ -85,7 +90,7 @@ public struct Resolver: ~Copyable {
     /// - Throws: ``RouteError`` when one of the factories fails.
     public mutating func resolveAll<Destination>(_ key: RoutableService<Destination>) throws -> [Destination] {
         try table.allEntries(for: key.id, name: key.name).map { erased in
-            unsafe try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
+            try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
         }
     }
 
@@ -105,7 +110,7 @@ public struct Resolver: ~Copyable {
     ) throws -> Destination {
         let entry: Entry<Destination> = try moduleEntry(for: key)
         let configuration = try configure(entry, as: Configuration.self, configuring)
-        let made = try unsafe state.withInput(configuration) { try build(entry) }
+        let made = try state.withInput(configuration) { try build(entry) }
         reportUnreadConstructCalls(configuration, of: entry)
         return made
     }
@@ -126,32 +131,32 @@ public struct Resolver: ~Copyable {
 
     // MARK: The state, as the engine's files read it
 
-    @inlinable var tableRef: Borrowed<SealedTable> { unsafe state.context.tableRef }
+    @inlinable var tableRef: Borrowed<SealedTable> { state.context.tableRef }
     /// The table, for the paths that are not hot.
-    var table: SealedTable { unsafe state.table }
-    @inlinable var maxDepth: Int { unsafe state.context.maxDepth }
-    @inlinable var tracing: Bool { unsafe state.context.tracing }
-    @inlinable var graphRef: Borrowed<ResolutionGraph>? { unsafe state.preparations.graphRef }
-    @inlinable var graph: ResolutionGraph? { unsafe state.graph }
+    var table: SealedTable { state.table }
+    @inlinable var maxDepth: Int { state.context.maxDepth }
+    @inlinable var tracing: Bool { state.context.tracing }
+    @inlinable var graphRef: Borrowed<ResolutionGraph>? { state.preparations.graphRef }
+    @inlinable var graph: ResolutionGraph? { state.graph }
     /// How many preparations are queued, read without retaining the graph.
-    @inlinable var pendingCount: Int { unsafe graphRef?.with { unsafe $0.pending.count } ?? 0 }
-    @inlinable var current: Int32 { unsafe state.frames.current }
-    @inlinable var top: UnsafeMutablePointer<Frame>? { unsafe state.frames.top }
-    @inlinable var depth: Int { unsafe state.frames.depth }
-    @inlinable var injecting: Int { unsafe state.frames.injecting }
-    @inlinable var sharedFloor: Int32 { unsafe state.preparations.sharedFloor }
+    @inlinable var pendingCount: Int { graphRef?.with { $0.pending.count } ?? 0 }
+    @inlinable var current: Int32 { state.frames.current }
+    @inlinable var top: FrameRef? { state.frames.top }
+    @inlinable var depth: Int { state.frames.depth }
+    @inlinable var injecting: Int { state.frames.injecting }
+    @inlinable var sharedFloor: Int32 { state.preparations.sharedFloor }
     /// Whether the stack has room for one more nested build (see ``ThreadContext``), as far as the range
     /// the lookup last measured says. An address on another thread's stack is outside it as well:
     /// ``hasStackRoomOnThisThread()`` then measures again.
-    @inlinable var hasStackRoom: Bool { unsafe state.context.stackRange.contains(StackPointer.current) }
+    @inlinable var hasStackRoom: Bool { state.context.stackRange.contains(StackPointer.current) }
 
     /// ``hasStackRoom`` for a lookup that may have moved to another thread: an async lookup resumes on any
     /// thread after an await, also inside an async factory that then resolves synchronously, so it is
     /// measured against the stack it runs on now. (A stale range gave a false "would overflow".)
     @usableFromInline
     func hasStackRoomOnThisThread() -> Bool {
-        guard unsafe state.context.isAsync else { return false }
-        unsafe state.measureStack(ThreadContext.current.stackRange)
+        guard state.context.isAsync else { return false }
+        state.measureStack(ThreadContext.current.stackRange)
         return hasStackRoom
     }
 }
@@ -191,23 +196,23 @@ extension Resolver {
     ) throws -> Result {
         // Borrowed: the thread-local slot keeps the context alive, and the context keeps the state alive
         // until `end`.
-        unsafe try ThreadContext.currentRef().with { context in
-            if let running = unsafe context.running,
-                unsafe running.with({ unsafe $0.context.tableRef.opaque == tableRef.opaque })
+        try ThreadContext.currentRef().with { context in
+            if let running = context.running,
+                running.with({ $0.context.tableRef.refers(to: tableRef) })
             {
-                return unsafe try running.with { state in
+                return try running.with { state in
                     try state.withOnMainActor(onMainActor) {
                         var resolver = Resolver(state: state)
                         return try body(&resolver)
                     }
                 }
             }
-            if unsafe context.running == nil, context.asyncLookups.count.load(ordering: .relaxed) > 0,
+            if context.running == nil, context.asyncLookups.count.load(ordering: .relaxed) > 0,
                 let joined = AsyncLookupBinding.joinable()
             {
-                return unsafe try joinAsync(joined, in: context, tableRef, reporting: registry, onMainActor, body)
+                return try joinAsync(joined, in: context, tableRef, reporting: registry, onMainActor, body)
             }
-            return unsafe try context.begin(tableRef, onMainActor: onMainActor).with { state in
+            return try context.begin(tableRef, onMainActor: onMainActor).with { state in
                 if let snapshot { state.seed(from: snapshot) }
                 return try run(state, in: context, reporting: registry, body)
             }
@@ -222,7 +227,7 @@ extension Resolver {
         reporting registry: RouteRegistry?, _ onMainActor: Bool, _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
         try context.withRunning(joined.state) {
-            unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor, body)
+            try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor, body)
         }
     }
 
@@ -281,11 +286,11 @@ extension Resolver {
             return AsyncLookupSession(state: joined.state, filed: nil, started: false, wasOnMainActor: was)
         }
         // `table` is kept alive by the caller until the lookup ends.
-        let state = unsafe LookupState.make(
+        let state = LookupState.make(
             Borrowed(table), stackRange: ThreadContext.current.stackRange, tracing: table.isTracing, isAsync: true)
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
-        unsafe state.nest(in: joined.map { unsafe Borrowed($0.state) }, onMainActor: onMainActor)
+        state.nest(in: joined.map { Borrowed($0.state) }, onMainActor: onMainActor)
         let filed = AsyncLookupBinding.begin(state)
         registry.overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
         return AsyncLookupSession(state: state, filed: filed, started: true, wasOnMainActor: false)
@@ -325,21 +330,21 @@ extension Resolver {
     ) throws -> Destination {
         // With named registrations, a named key's hash may find one of another name: the general way checks.
         var found: Borrowed<AnyEntry>? = nil
-        if let tableRef = unsafe tableRef {
-            let (entry, slow) = unsafe tableRef.with { unsafe ($0.primaryRefInline(key.id), $0.hasNamedKeys) }
-            unsafe found = unsafe entry
-            if let entry = unsafe entry, !slow {
-                switch unsafe Entry<Destination>.fastCase(entry) {
+        if let tableRef = tableRef {
+            let (entry, slow) = tableRef.with { ($0.primaryRefInline(key.id), $0.hasNamedKeys) }
+            found = entry
+            if let entry = entry, !slow {
+                switch Entry<Destination>.fastCase(entry) {
                 // No factory runs, so the caller's isolation does not matter (and is not even compared).
                 case .built(let made): return made
                 case .plain:
-                    return unsafe try resolvePlainTopLevel(
+                    return try resolvePlainTopLevel(
                         entry, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
                 case .other: break
                 }
             }
         }
-        return unsafe try resolveTopLevelSlow(
+        return try resolveTopLevelSlow(
             key, found, in: tableRef, reporting: registry, onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
@@ -352,12 +357,12 @@ extension Resolver {
         reporting registry: RouteRegistry, onMainActor: Bool
     ) throws -> Destination {
         // A named key's hash may have found a registration of another name (see `KeyName`).
-        guard let tableRef = unsafe tableRef, let found = unsafe found, unsafe !key.isNotNamed(as: found) else {
+        guard let tableRef = tableRef, let found = found, !key.isNotNamed(as: found) else {
             return try registry.lookup(onMainActor: onMainActor) { resolver in try resolver.resolve(key) }
         }
         // `found`, not the entry, crosses into the lookup: capturing a borrowed reference would retain it.
-        return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
-            unsafe try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+        return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+            try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
         }
     }
 
@@ -378,12 +383,12 @@ extension Resolver {
             @inline(__always) func make(_ entry: Entry<Destination>) throws -> Destination {
                 try resolver.constructFirst(entry)
             }
-            return unsafe try Entry<Destination>.borrow(found, make)
+            return try Entry<Destination>.borrow(found, make)
         }
         @inline(__always) func start(in context: ThreadContext) throws -> Destination {
-            guard let primary = unsafe context.idlePrimary else {
-                return unsafe try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
-                    unsafe try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
+            guard let primary = context.idlePrimary else {
+                return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+                    try Entry<Destination>.borrow(found) { entry in try resolver.build(entry) }
                 }
             }
             @inline(__always) func begin(_ state: LookupState) throws -> Destination {
@@ -391,27 +396,11 @@ extension Resolver {
             }
             // Borrowed: the context keeps its primary state (+1) as long as it lives.
             // Untraced: a trace handler sends every lookup to the door (`tableRef()` is nil then).
-            return unsafe try context.start(primary, tableRef, onMainActor: onMainActor, tracing: false).with(begin)
+            return try context.start(primary, tableRef, onMainActor: onMainActor, tracing: false).with(begin)
         }
-        let slot = unsafe tableRef.with { $0.contextSlot }
+        let slot = tableRef.with { $0.contextSlot }
         // Borrowed: the thread-local slot keeps the context alive until the thread ends.
-        return unsafe try ThreadContextKey.context(in: slot).with(start)
-    }
-
-    /// `construct` for the first object of a lookup, which has no enclosing frame or node and is not
-    /// traced: the frame is pushed and popped by plain stores.
-    @inlinable @inline(__always)
-    mutating func constructFirst<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        // The first level: the depth count (0 < maxDepth, which is at least 1) always allows it; the stack
-        // may not.
-        guard hasStackRoom else { throw tooDeep(entry) }
-        var frame = unsafe Frame(entry: entry, parent: nil, node: -1)
-        // Unprotected: see `Frame`.
-        return unsafe try _withUnprotectedUnsafeMutablePointer(to: &frame) { framePointer in
-            unsafe state.enterFirstFrame(framePointer)
-            defer { unsafe state.leaveFirstFrame() }
-            return unsafe try runFactory(entry, in: framePointer)
-        }
+        return try ThreadContextKey.context(in: slot).with(start)
     }
 
     /// Ends a lookup that started at the door: runs every pending preparation, publishes what it held
@@ -419,26 +408,26 @@ extension Resolver {
     @inlinable
     mutating func finishLookup() throws {
         // Most lookups built nothing shared and queued nothing: nothing to do.
-        guard unsafe state.needsFinishing else { return }
+        guard state.needsFinishing else { return }
         try finishLookupSlow()
     }
 
     @usableFromInline
     mutating func finishLookupSlow() throws {
         // An `@Injected` property that failed outside any factory (or in a preparation) fails the lookup.
-        if unsafe state.hasFailedInjection, let failed = unsafe state.takeFailedInjection(in: nil) {
+        if state.hasFailedInjection, let failed = state.takeFailedInjection(in: nil) {
             throw failed
         }
         try drain(from: 0)
-        if unsafe state.hasFailedInjection, let failed = unsafe state.takeFailedInjection(in: nil) {
+        if state.hasFailedInjection, let failed = state.takeFailedInjection(in: nil) {
             throw failed
         }
-        guard let transaction = unsafe state.existingTransaction else { return }
-        unsafe transaction.publishHeld(by: ObjectIdentifier(state))
-        if let outer = unsafe state.context.outer?.object {
+        guard let transaction = state.existingTransaction else { return }
+        transaction.publishHeld(by: ObjectIdentifier(state))
+        if let outer = state.context.outer?.object {
             // What this nested lookup returns may hold an instance the outer lookups have not published: what
             // the outer lookup builds around it is held as if it had reached that instance itself.
-            if unsafe state.reachedOuterInstance { outer.noteReachedGroupInstance() }
+            if state.reachedOuterInstance { outer.noteReachedGroupInstance() }
         } else {
             try transaction.commit()
         }
@@ -448,11 +437,11 @@ extension Resolver {
     /// others (the next lookup builds them again).
     @usableFromInline
     mutating func failLookup(_ error: any Error) {
-        guard let transaction = unsafe state.existingTransaction else { return }
-        if unsafe state.context.outer == nil {
-            unsafe transaction.rollBack(error, completed: [ObjectIdentifier(state): state.preparations.completed])
+        guard let transaction = state.existingTransaction else { return }
+        if state.context.outer == nil {
+            transaction.rollBack(error, completed: [ObjectIdentifier(state): state.preparations.completed])
         } else {
-            unsafe transaction.settleHeld(by: ObjectIdentifier(state), completed: state.preparations.completed)
+            transaction.settleHeld(by: ObjectIdentifier(state), completed: state.preparations.completed)
         }
     }
 }
@@ -507,5 +496,313 @@ struct AsyncLookupSession {
     private func close(_ registry: RouteRegistry) {
         registry.overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
         if let filed { AsyncLookupBinding.end(filed) }
+    }
+}
+
+// MARK: - The build pipeline: what the door and a factory's lookups run
+
+extension Resolver {
+    // MARK: Entry lookup
+
+    @inlinable
+    mutating func entry<Destination>(for key: RoutableService<Destination>) throws -> Entry<Destination> {
+        guard let found = tableRef.with({ $0.primaryRefInline(key.id, name: key.name) }) else {
+            throw missingError(for: key)
+        }
+        return try Entry<Destination>.borrow(found) { $0 }
+    }
+
+    @usableFromInline
+    mutating func missingError<Destination>(for key: RoutableService<Destination>) -> any Error {
+        // `mutating` only so that inlined callers pass the resolver by reference. Boxed here, not in the
+        // caller: a RouteError built inline would enlarge every lookup's stack frame.
+        table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
+    }
+
+    mutating func moduleEntry<C, D>(for key: RoutableServiceModule<C, D>) throws -> Entry<D> {
+        guard let found = table.primary(key.id) else {
+            throw table.missingError(key.id, key: key.keyDescription, path: pathTo(key.keyDescription.short))
+        }
+        guard let typed = found as? Entry<D> else {
+            throw RouteError.moduleMakesOtherType(
+                key.keyDescription, makes: found, asked: D.self, path: pathTo(key.keyDescription.short))
+        }
+        return typed
+    }
+
+    mutating func configure<C, D>(
+        _ entry: Entry<D>, as type: C.Type, _ configuring: (C) throws -> Void
+    ) throws -> ModuleConfiguration<D> {
+        guard let made = entry.makeConfiguration?() else { throw RouteError.takesNoConfiguration(entry) }
+        guard let offered = made as? C else { throw RouteError.configurationDoesNotConform(entry, made, C.self) }
+        do {
+            try configuring(offered)
+        } catch {
+            throw wrap(error, entry, stage: "caller's configuring closure")
+        }
+        return made
+    }
+
+    /// Reports to the registry's error handler the `construct…` calls `configuration` received that its
+    /// router never read, once the destination of `entry` is made.
+    func reportUnreadConstructCalls<D>(_ configuration: ModuleConfiguration<D>, of entry: AnyEntry) {
+        let unread = configuration.unreadConstructCalls
+        guard !unread.isEmpty, let registry = table.reporter.registry else { return }
+        let calls = unread.joined(separator: ", ")
+        _ = registry.report(
+            RouteError(
+                .unusedConstructCall, key: entry.key.full,
+                reason:
+                    "The configuration of \(entry.key.full) received \(calls), which its router never read.",
+                hint: "Read it in the factory with require(_:setBy:), or stop making the call."))
+    }
+
+    // MARK: The build pipeline
+
+    /// Returns the destination of `entry`, shared or made according to its scope.
+    @inlinable @inline(__always)
+    mutating func build<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if tracing { return try buildTraced(entry) }
+        if let made = entry.builtSingleton { return made }
+        // The common case: a transient object with nothing to prepare, in a lookup with no graph.
+        if graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
+            return try constructPlain(entry)
+        }
+        return try buildSlow(entry)
+    }
+
+    /// Builds what `build` does not handle inline: anything in a lookup that has a graph, objects with
+    /// preparations, graph-scoped and shared ones. Inlinable, so the graph path is specialised for the
+    /// destination type in the caller instead of asking the runtime for generic metadata on every call.
+    @inlinable
+    mutating func buildSlow<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        if injecting > 0 && top == state.preparations.preparationTop
+            && !state.preparations.callerPreparationPending
+        {
+            return try buildForPreparation(entry)
+        }
+        return try buildByScope(entry)
+    }
+
+    /// Builds `entry` for a preparation (an injection or a hook, not a factory it started) and runs the
+    /// preparations this build queued before handing the object over: an object's `didFinishPrepare` runs
+    /// as soon as what it needs is prepared, before a dependent's setter receives it. (Where a cycle makes
+    /// that impossible, the dependent receives the object still being prepared.)
+    @inlinable
+    mutating func buildForPreparation<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let mark = pendingCount
+        let made = try buildByScope(entry)
+        if pendingCount > mark { try drain(from: mark) }
+        return made
+    }
+
+    /// Builds `entry` according to its scope.
+    @inlinable
+    mutating func buildByScope<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let kind = entry.scope.kind
+        guard kind == .transient || kind == .graph else { return try buildShared(entry) }
+        if let existing = try existingInstance(
+            entry, startingGraph: kind != .transient || entry.needsPreparation)
+        {
+            return existing
+        }
+        return try construct(entry)
+    }
+
+    /// What every build does before making anything: returns the object a cycle points back to, or this
+    /// lookup's graph-scoped instance; otherwise starts the graph if `startingGraph` asks for one, and
+    /// enforces the depth guard. Always inlined: as a call from unspecialised code, its optional result
+    /// would cost a runtime metadata lookup on every build.
+    @inlinable @inline(__always)
+    mutating func existingInstance<Destination>(
+        _ entry: Entry<Destination>, startingGraph: Bool
+    ) throws -> Destination? {
+        if let graphRef = graphRef {
+            // Borrowed: the state owns the graph for the whole lookup.
+            let found = try graphRef.with { graph -> Destination? in
+                if injecting > 0 || entry.isShared, let closed = try closeCycle(entry, in: graph) {
+                    return closed
+                }
+                if entry.scope.kind == .graph, let shared = graph.graphInstance(for: ObjectIdentifier(entry)) {
+                    return try recordedInstance(shared, entry)
+                }
+                return nil
+            }
+            if let found { return found }
+        } else if startingGraph {
+            state.startGraph()
+        }
+        try checkDepth(entry)
+        return nil
+    }
+
+    /// The depth guard, before one more level is built: throws when the lookup is `maxDepth` levels deep
+    /// or the stack has no room for another level (measured again on this thread for an async lookup).
+    @inlinable @inline(__always)
+    mutating func checkDepth(_ entry: AnyEntry) throws {
+        guard depth < maxDepth && (hasStackRoom || hasStackRoomOnThisThread()) else { throw tooDeep(entry) }
+    }
+
+    /// Runs the factory of the object in `frame`, naming the registration in its error, and records the
+    /// object if a graph exists (the factory's own lookups may have started one), so that a queued
+    /// preparation closing a cycle back to it gets this instance.
+    ///
+    /// `recordsInline: false` is for a factory that starts with no graph (`constructPlain`): a graph its own
+    /// lookups start is rare, so the recording is then a call, and the hot path's function stays small
+    /// (inlined, the recording cost every nested transient lookup registers).
+    @inlinable @inline(__always)
+    mutating func runFactory<Destination>(
+        _ entry: Entry<Destination>, in frame: FrameRef, recordsInline: Bool = true
+    ) throws -> Destination {
+        let made: Destination
+        do {
+            made = try entry.factory(&self)
+        } catch {
+            throw wrap(error, entry, stage: "factory")
+        }
+        guard graphRef != nil else { return made }
+        guard recordsInline else {
+            try recordAfterGraphStarted(made, entry, in: frame)
+            return made
+        }
+        record(made, entry, node: frame.node)
+        // An `@Injected` property of the object failed: the lookup fails as if the factory had thrown.
+        // (Checked after `record`, which it undoes: before it, the check cost the transient path registers.)
+        if state.hasFailedInjection { try throwFailedInjection(of: entry, node: frame.node) }
+        return made
+    }
+
+    /// What ``runFactory(_:in:recordsInline:)`` does once a graph exists, as a call.
+    @usableFromInline @inline(never)
+    mutating func recordAfterGraphStarted<Destination>(
+        _ made: Destination, _ entry: Entry<Destination>, in frame: FrameRef
+    ) throws {
+        record(made, entry, node: frame.node)
+        if state.hasFailedInjection { try throwFailedInjection(of: entry, node: frame.node) }
+    }
+
+    /// Fails the running factory (the top frame) with the failure of one of its object's `@Injected`
+    /// properties, if one is recorded for it, taking back the preparation `record` queued for the dropped
+    /// object (node `node`). Out of line: rare, and kept off the hot path's code.
+    @usableFromInline
+    mutating func throwFailedInjection(of entry: AnyEntry, node: Int32) throws {
+        guard let failed = state.takeFailedInjection(in: top) else { return }
+        if let graph, node >= 0, graph.pending.count > 0,
+            graph.pending[graph.pending.count - 1].node == node
+        {
+            graph.removePending(from: graph.pending.count - 1)
+        }
+        throw wrap(failed, entry, stage: "factory")
+    }
+
+    /// Whether this level looks for a factory that is already running on the path: at each of the first
+    /// eight levels, so that a short initializer-only cycle of transients stops at its first repeat
+    /// (each factory having run once), then at every power of two, so that a longer one stops within twice
+    /// its length and a deep acyclic chain pays about two frame visits per level.
+    @inlinable @inline(__always)
+    var checksForRepeat: Bool {
+        depth > 0 && (depth <= 8 || depth & (depth &- 1) == 0)
+    }
+
+    /// The `circularDependency` error when `entry`'s factory is already running on the path and takes no
+    /// input (with arguments or a configuration, a repeat may be a recursion that ends). A shared or
+    /// graph-scoped object's repeat is found by the graph; this finds the transients'. The cycle reported
+    /// is the path's first repeat, wherever the check ran: the same error a check at every level gives.
+    @inlinable @inline(__always)
+    func repeatedFactory(_ entry: AnyEntry) -> RouteError? {
+        // The common answer, with nothing allocated: no frame on the path runs this factory.
+        var cursor = top
+        while let frame = cursor {
+            if frame.entry.refers(to: Borrowed(entry)) { return repeatedFactorySlow(entry) }
+            cursor = frame.parent
+        }
+        return nil
+    }
+
+    /// ``repeatedFactory(_:)`` once a repeat was seen: the error, unless the factory takes input.
+    @usableFromInline
+    func repeatedFactorySlow(_ entry: AnyEntry) -> RouteError? {
+        guard Self.takesNoInput(entry) else { return nil }
+        var running: [AnyEntry] = [entry]
+        var cursor = top
+        while let frame = cursor {
+            running.append(frame.entry.object)
+            cursor = frame.parent
+        }
+        // Root first: the first object whose factory runs a second time, from its first run.
+        running.reverse()
+        var firstRun: [ObjectIdentifier: Int] = [:]
+        for (position, object) in running.enumerated() where Self.takesNoInput(object) {
+            if let first = firstRun[ObjectIdentifier(object)] {
+                return RouteError.circular(running[first...position].map(\.key.short), entry: object)
+            }
+            firstRun[ObjectIdentifier(object)] = position
+        }
+        return nil
+    }
+
+    /// Whether a registration's factory takes no arguments and no configuration.
+    static func takesNoInput(_ entry: AnyEntry) -> Bool {
+        entry.argumentTypes == nil && entry.configurationConforms == nil && entry.configurationType() == nil
+    }
+
+    @usableFromInline
+    mutating func buildTraced<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        // The edge this build takes, for a recording or the undeclared-edge check (TakenEdges.swift); a
+        // lookup traced only for that check (`withEdgesChecked`) emits no steps.
+        noteTakenEdge(to: entry)
+        guard table.isTracing, let tracer = table.tracer else { return try buildSlow(entry) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let before = state.frames.constructions
+        let level = depth
+        do {
+            let made: Destination
+            if let shared = entry.builtSingleton {
+                made = shared
+            } else {
+                made = try buildSlow(entry)
+            }
+            let built =
+                state.frames.constructions != before && state.frames.lastConstructed == ObjectIdentifier(entry)
+            tracer.emit(
+                ResolutionStep(
+                    key: entry.key.full, scope: entry.scope, outcome: built ? .built : .shared, depth: level,
+                    duration: clock.now - start))
+            return made
+        } catch {
+            tracer.emit(
+                ResolutionStep(
+                    key: entry.key.full, scope: entry.scope, outcome: .failed, depth: level,
+                    duration: clock.now - start))
+            throw error
+        }
+    }
+}
+
+/// What a top-level lookup can do with a registration without starting the general path.
+@usableFromInline
+enum FastCase<Destination> {
+    /// A built singleton: return it.
+    case built(Destination)
+    /// A transient with nothing to prepare: run its factory at once.
+    case plain
+    /// Anything else: the general path.
+    case other
+}
+
+extension Entry {
+    /// Which fast case `entry` (filed under a key of `Destination`) is, read in place. A debug build that
+    /// finds the entry is not an `Entry<Destination>` answers `.other`, and the general path throws the
+    /// typed error (see ``borrow(_:_:)``).
+    @inlinable @inline(__always)
+    static func fastCase(_ entry: Borrowed<AnyEntry>) -> FastCase<Destination> {
+        // A debug build that finds the entry is not an `Entry<Destination>` answers `.other`, and the
+        // general path throws the typed error.
+        let found = try? borrow(entry) { typed -> FastCase<Destination> in
+            if let made = typed.builtSingleton { return .built(made) }
+            return typed.isPlainTransient ? .plain : .other
+        }
+        return found ?? .other
     }
 }

@@ -11,20 +11,27 @@
 /// (so that the depth guard measures the stack rather than counting levels).
 ///
 /// It lives in thread-local storage and is only ever touched by its own thread.
-// @safe: its `Borrowed` fields follow `Borrowed`'s invariant; each names its owner beside its declaration.
+///
+/// `@safe`, with its fields' exclusivity unchecked (`@safe @exclusivity(unchecked)`). **The invariant: no
+/// two accesses to a field overlap.** It holds because only its own thread touches a context, every field
+/// is `fileprivate(set)`, so every write is in this file, and no write runs code that could reach the
+/// context (user code, a lookup) while it lasts: it calls no user code, and a nested state is taken out of
+/// `nested` before it is released.
+/// Its `Borrowed` fields name their owners beside their declarations; the thread-local slot, the stack
+/// probe and the C functions found by name are this file's other unchecked code, each with its reason.
 @usableFromInline @safe
 final class ThreadContext {
     /// The innermost lookup running on this thread, if any. Borrowed: the context (or the async lookup)
     /// that owns the state keeps it alive until the door restores the previous value, and reading an
     /// borrowed reference writes no reference count.
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var running: Borrowed<LookupState>?
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var running: Borrowed<LookupState>?
     /// The state this thread's lookups use, made at the first one and kept (+1) until the thread ends, so
     /// that starting a lookup allocates nothing and writes no reference count.
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var primary: Borrowed<LookupState>?
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var primary: Borrowed<LookupState>?
     /// Whether `primary` is running a lookup now.
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var primaryBusy = false
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var primaryBusy = false
     /// States of lookups nested in a running one on this thread (of another registry), innermost last.
-    @exclusivity(unchecked) fileprivate(set) var nested: [LookupState] = []
+    @safe @exclusivity(unchecked) fileprivate(set) var nested: [LookupState] = []
     /// The stack addresses a lookup may use on this thread: from the stack's end plus a safety margin for
     /// one more level, the user's factory and the error report (below it a lookup stops with
     /// `resolutionTooDeep`), up to the stack's start.
@@ -36,7 +43,7 @@ final class ThreadContext {
     @usableFromInline let asyncLookups = AsyncLookupBinding.running
     /// Whether an error or trace handler is being called on this thread; lookups made from inside one do
     /// not call the handlers again.
-    @exclusivity(unchecked) @usableFromInline fileprivate(set) var inHandler = false
+    @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var inHandler = false
 
     init() {
         let (low, size) = Self.stackBounds()
@@ -56,13 +63,13 @@ final class ThreadContext {
     }
 
     /// This thread's context, made on first use.
-    static var current: ThreadContext { unsafe currentRef().object }
+    static var current: ThreadContext { currentRef().object }
 
     /// This thread's context, unretained: the thread-local slot keeps it alive until the thread ends, and
     /// borrowing it writes no reference count.
     @usableFromInline
     static func currentRef() -> Borrowed<ThreadContext> {
-        unsafe ThreadContextKey.context(in: ThreadContextKey.key)
+        ThreadContextKey.context(in: ThreadContextKey.key)
     }
 
     /// The lowest address of this thread's stack and its size. Where the platform cannot tell, it assumes
@@ -123,7 +130,7 @@ enum ThreadContextKey {
         if let slot, let raw = unsafe pthread_getspecific(slot) {
             return unsafe Borrowed<ThreadContext>(opaque: raw)
         }
-        return unsafe makeContext()
+        return makeContext()
     }
 
     /// Makes this thread's context at its first lookup and stores it in the thread-local slot.
@@ -134,7 +141,7 @@ enum ThreadContextKey {
         // a slot (pthread_key_create failed), the context is kept for the life of the process.
         let retained = unsafe Borrowed.retained(made)
         if let key { unsafe pthread_setspecific(key, retained.opaque) }
-        return unsafe retained
+        return retained
     }
 
     /// The key of the thread-local slot, made once per process; nil if the platform refused one.
@@ -188,7 +195,7 @@ extension ThreadContext {
     /// primary state is free, and no handler is being called.
     @inlinable @inline(__always)
     var idlePrimary: Borrowed<LookupState>? {
-        unsafe running == nil && !primaryBusy && !inHandler ? primary : nil
+        running == nil && !primaryBusy && !inHandler ? primary : nil
     }
 
     /// Starts a lookup of `tableRef` on this thread: the spare state, or a new one, nested in the running
@@ -196,10 +203,10 @@ extension ThreadContext {
     @inlinable @inline(__always)
     func begin(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) -> Borrowed<LookupState> {
         // The common case, inline: no lookup runs on this thread, and its primary state is free.
-        if let primary = unsafe idlePrimary {
-            return unsafe start(primary, tableRef, onMainActor: onMainActor, tracing: tableRef.with { $0.isTracing })
+        if let primary = idlePrimary {
+            return start(primary, tableRef, onMainActor: onMainActor, tracing: tableRef.with { $0.isTracing })
         }
-        return unsafe beginSlow(tableRef, onMainActor: onMainActor)
+        return beginSlow(tableRef, onMainActor: onMainActor)
     }
 
     /// Starts a lookup of `tableRef` in `primary`, the state ``idlePrimary`` returned: the one way a lookup
@@ -208,40 +215,40 @@ extension ThreadContext {
     func start(_ primary: Borrowed<LookupState>, _ tableRef: Borrowed<SealedTable>, onMainActor: Bool, tracing: Bool)
         -> Borrowed<LookupState>
     {
-        unsafe primaryBusy = true
-        unsafe primary.with { state in unsafe state.start(tableRef, onMainActor: onMainActor, tracing: tracing) }
-        unsafe running = primary
-        return unsafe primary
+        primaryBusy = true
+        primary.with { state in state.start(tableRef, onMainActor: onMainActor, tracing: tracing) }
+        running = primary
+        return primary
     }
 
     @usableFromInline
     func beginSlow(_ tableRef: Borrowed<SealedTable>, onMainActor: Bool) -> Borrowed<LookupState> {
-        let tracing = unsafe !inHandler && tableRef.with { $0.isTracing }
+        let tracing = !inHandler && tableRef.with { $0.isTracing }
         let made: Borrowed<LookupState>
-        if unsafe !primaryBusy, let primary = unsafe primary {
-            unsafe primaryBusy = true
-            unsafe made = unsafe primary
-            unsafe primary.with {
-                unsafe $0.restart(tableRef: tableRef, stackRange: stackRange, tracing: tracing)
+        if !primaryBusy, let primary = primary {
+            primaryBusy = true
+            made = primary
+            primary.with {
+                $0.restart(tableRef: tableRef, stackRange: stackRange, tracing: tracing)
             }
         } else {
-            let state = unsafe LookupState.make(tableRef, stackRange: stackRange, tracing: tracing, isAsync: false)
-            if unsafe primary == nil {
-                unsafe primary = Borrowed.retained(state)
-                unsafe primaryBusy = true
+            let state = LookupState.make(tableRef, stackRange: stackRange, tracing: tracing, isAsync: false)
+            if primary == nil {
+                primary = unsafe Borrowed.retained(state)
+                primaryBusy = true
             } else {
-                unsafe nested.append(state)
+                nested.append(state)
             }
-            unsafe made = unsafe Borrowed(state)
+            made = Borrowed(state)
         }
-        unsafe made.with { state in
+        made.with { state in
             // A lookup nested in a main-actor one runs on the same thread, inside it.
-            unsafe state.nest(
+            state.nest(
                 in: running,
-                onMainActor: onMainActor || (unsafe running?.with { unsafe $0.context.onMainActor } ?? false))
+                onMainActor: onMainActor || (running?.with { $0.context.onMainActor } ?? false))
         }
-        unsafe running = made
-        return unsafe made
+        running = made
+        return made
     }
 
     /// Ends the lookup `state` started by ``begin(_:onMainActor:)``, keeping the thread's primary state for the next one.
@@ -252,8 +259,8 @@ extension ThreadContext {
                 let problems = state._checkInvariants(idle: true)
                 assert(problems.isEmpty, "lookup state: \(problems.joined(separator: "; "))")
             #endif
-            unsafe running = nil
-            unsafe primaryBusy = false
+            running = nil
+            primaryBusy = false
             return
         }
         endSlow(state)
@@ -261,12 +268,13 @@ extension ThreadContext {
 
     @usableFromInline
     func endSlow(_ state: LookupState) {
-        unsafe running = unsafe state.context.outer
+        running = state.context.outer
         state.reset()
         if unsafe primary?.opaque == Borrowed(state).opaque {
-            unsafe primaryBusy = false
-        } else if let index = unsafe nested.lastIndex(where: { $0 === state }) {
-            unsafe nested.remove(at: index)
+            primaryBusy = false
+        } else if let index = nested.lastIndex(where: { $0 === state }) {
+            let removed = nested.remove(at: index)
+            withExtendedLifetime(removed) {}
         }
     }
 
@@ -274,10 +282,10 @@ extension ThreadContext {
     /// lookup, measured against this thread's stack, then restores the lookup that was running.
     @inline(__always)
     func withRunning<Result>(_ state: LookupState, _ body: () throws -> Result) rethrows -> Result {
-        let outer = unsafe running
+        let outer = running
         state.measureStack(stackRange)
-        unsafe running = unsafe Borrowed(state)
-        defer { unsafe running = outer }
+        running = Borrowed(state)
+        defer { running = outer }
         return try body()
     }
 
@@ -285,20 +293,58 @@ extension ThreadContext {
     /// on this thread (a handler's own failing lookup must not call it again, without end).
     @usableFromInline
     func report(_ error: any Error, to registry: RouteRegistry?) -> any Error {
-        guard let registry, unsafe !inHandler, let routeError = error as? RouteError,
+        guard let registry, !inHandler, let routeError = error as? RouteError,
             let handler = registry.errorHandler
         else { return error }
-        unsafe inHandler = true
-        defer { unsafe inHandler = false }
+        inHandler = true
+        defer { inHandler = false }
         handler(routeError)
         return error
     }
 
     /// Calls a trace handler, with lookups it makes untraced.
     func callHandler(_ body: () -> Void) {
-        guard unsafe !inHandler else { return }
-        unsafe inHandler = true
-        defer { unsafe inHandler = false }
+        guard !inHandler else { return }
+        inHandler = true
+        defer { inHandler = false }
         body()
     }
+}
+
+/// The identity of the running thread, for telling a re-entrant call (made by the same thread, which
+/// must not wait for itself) from a concurrent one (made by another thread, which may wait).
+enum CurrentThread {
+    /// A number unique among the threads alive now; never 0.
+    static var id: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
+    }
+
+    /// Whether an executor may need this thread to run a task: it is running one now (a thread of the
+    /// cooperative pool, or of any task executor), or it is the main thread (the main actor's executor).
+    /// A thread for which this is true must not block waiting for a task that may be suspended.
+    static var mayBeNeededByTasks: Bool {
+        if unsafe withUnsafeCurrentTask(body: { unsafe $0 != nil }) { return true }
+        #if canImport(Darwin)
+            return pthread_main_np() != 0
+        #elseif canImport(Glibc) || canImport(Musl)
+            guard let threadID = Self.threadID else { return false }
+            return threadID() == getpid()
+        #else
+            return false
+        #endif
+    }
+
+    #if canImport(Glibc) || canImport(Musl)
+        /// `gettid`, which the C library has but the Swift module does not export (it needs `_GNU_SOURCE`):
+        /// found by name, then called through its C signature. The main thread's id is the process's.
+        private static let threadID: (@convention(c) () -> pid_t)? = {
+            guard let symbol = unsafe dlsym(nil, "gettid") else { return nil }
+            // Sound: the symbol is the C library's `pid_t gettid(void)`, whose C signature is this type.
+            return unsafe unsafeBitCast(symbol, to: (@convention(c) () -> pid_t).self)
+        }()
+    #endif
 }

@@ -110,7 +110,7 @@ extension RouteRegistry {
     /// - Returns: How many registrations were reset.
     @discardableResult
     public func resetSingletons() -> Int {
-        guard isSealed, let table = unsafe sealedTable else { return 0 }
+        guard isSealed, let table = sealedTable else { return 0 }
         return resetInOrder(table.entries.filter(\.isResettableSingleton), in: table)
     }
 
@@ -159,7 +159,7 @@ extension RouteRegistry {
     }
 
     private func sealedForReset(_ key: String) throws -> SealedTable {
-        guard isSealed, let table = unsafe sealedTable else {
+        guard isSealed, let table = sealedTable else {
             throw RouteError(
                 .notSealed, key: key, reason: "The registry is not sealed yet, so it has no singletons to reset.",
                 hint: "Call seal() first; a registry that is not sealed has built nothing.")

@@ -1,0 +1,366 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// The engine's fence: the constructs the compiler cannot check that are not tied to one owner's storage.
+// Each type here is `@safe` because its invariant, stated on it, holds for every way the rest of the engine
+// can reach it; what would break an invariant (taking or dropping a count by hand, a raw address) stays
+// `@unsafe` and is used only in the files ARCHITECTURE.md lists under "Where the unsafe constructs are".
+
+/// A reference to an object that writes no reference count when it is copied or read: the engine's one
+/// step outside ARC. Threads looking up at once would otherwise fight over the counts of the shared
+/// table, its entries and the singletons' cells, and a lookup would pay a retain and a release for each.
+///
+/// **The invariant, for every `Borrowed` in the engine: while it is read, something else keeps its object
+/// alive.** Each stored `Borrowed` names that owner beside its declaration; there are three kinds:
+/// - **A longer-lived object that holds it strongly.** A sealed table holds its entries and tracer; an
+///   entry holds its singleton's cell; the registry holds its sealed table (a lookup runs inside a
+///   registry call, `Lazy` or `Provider`, which holds the registry); a thread's context holds its
+///   lookup states; a frame's entry is held by the table of the lookup that pushed the frame; a lookup's
+///   state is held by the door that runs the lookup for as long as a ``Resolver`` of it exists.
+/// - **A count taken for it** with ``retained(_:)`` and dropped exactly once with ``release()`` by the
+///   owner its declaration names (a lookup state's graph, a context's primary state, a thread's context).
+/// - **The caller's stack**: an object a caller keeps in a local for the whole call it passes it to.
+///
+/// `@safe`: borrowing (``init(_:)``) and reading are safe under that invariant, which every site that
+/// makes one keeps (ARCHITECTURE.md lists them); counting by hand (``retained(_:)``, ``release()``) and raw
+/// addresses (``init(opaque:)``, ``opaque``) are `@unsafe`, used only by the owners that the second kind
+/// names. Everything that makes or reads an unmanaged reference goes through this type; nothing else in
+/// the library calls `Unmanaged`.
+@frozen @usableFromInline @safe
+struct Borrowed<Object: AnyObject> {
+    @usableFromInline let unmanaged: Unmanaged<Object>
+
+    /// Borrows `object`: no count is taken. The caller names what keeps it alive (see the type's invariant).
+    @inlinable @inline(__always)
+    init(_ object: Object) { unsafe unmanaged = unsafe .passUnretained(object) }
+
+    /// The reference stored behind `opaque`, a pointer made by ``opaque``.
+    @inlinable @inline(__always) @unsafe
+    init(opaque: UnsafeRawPointer) { unsafe unmanaged = unsafe .fromOpaque(opaque) }
+
+    /// Takes a count on `object` for an owner that drops it with ``release()``.
+    @inlinable @inline(__always) @unsafe
+    static func retained(_ object: Object) -> Self { unsafe Self(unmanaged: .passRetained(object)) }
+
+    @inlinable @inline(__always) @unsafe
+    init(unmanaged: Unmanaged<Object>) { unsafe self.unmanaged = unsafe unmanaged }
+
+    /// Drops the count ``retained(_:)`` took; the owner calls it exactly once and then forgets the reference.
+    @inlinable @inline(__always) @unsafe
+    func release() { unsafe unmanaged.release() }
+
+    /// Calls `body` with the object, at +0: the invariant guarantees it lives through the call.
+    @inlinable @inline(__always)
+    func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
+        unsafe try unmanaged._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The object, as a strong reference the caller now holds.
+    @inlinable @inline(__always)
+    var object: Object { unsafe unmanaged.takeUnretainedValue() }
+
+    /// The object's address: for identity tests and for storing in C (a thread-local slot).
+    @inlinable @inline(__always) @unsafe
+    var opaque: UnsafeMutableRawPointer { unsafe unmanaged.toOpaque() }
+
+    /// Whether both refer to the same object.
+    @inlinable @inline(__always)
+    func refers(to other: Self) -> Bool { unsafe opaque == other.opaque }
+
+    /// Whether it refers to `object`.
+    @inlinable @inline(__always)
+    func refers(to object: Object) -> Bool { unsafe opaque == Unmanaged.passUnretained(object).toOpaque() }
+
+    /// The object's identity, compared and never followed.
+    @inlinable @inline(__always)
+    var id: ObjectIdentifier { with { ObjectIdentifier($0) } }
+}
+
+extension Entry {
+    /// Calls `body` with `entry` as the `Entry<Destination>` it is: the engine's only downcast of an entry.
+    ///
+    /// The invariant: an entry found under a key of `Destination` is an `Entry<Destination>`. It holds
+    /// because a key's identity is its static `Destination` type (``RoutableService`` ignores the metatype
+    /// value it is declared with), and the only code that files entries under a service key makes them as
+    /// `Entry<Destination>` from a `RoutableService<Destination>`: `register`, `registerAsync`,
+    /// `register(…arguments:)`, `adapt`, router classes, and override copies (`overrideCopy()` keeps the type).
+    /// A debug build checks the cast and fails with a typed error instead; release builds trust it.
+    /// `aKeyDeclaredWithASubclassMetatypeCannotReachAnotherTypesRegistration` tries to break it through
+    /// public API, in debug and release.
+    @inlinable @inline(__always)
+    static func borrow<Result>(
+        _ entry: Borrowed<AnyEntry>, _ body: (Entry<Destination>) throws -> Result
+    ) throws -> Result {
+        try entry.with { erased in
+            #if DEBUG
+                guard let typed = erased as? Entry<Destination> else {
+                    throw RouteError.entryTypeBroken(erased, expected: Destination.self)
+                }
+                return try body(typed)
+            #else
+                return unsafe try body(unsafeDowncast(erased, to: Entry<Destination>.self))
+            #endif
+        }
+    }
+}
+
+// MARK: Casts the compiler cannot check
+
+/// A main-actor factory or preparation whose isolation was removed from its type once, at registration,
+/// so that a lookup calls it without a conversion per call (a `withoutActuallyEscaping` per lookup cost an
+/// allocation).
+///
+/// `@safe`: the function is called only by ``callIfIsolated(_:_:)``, after it checked that the lookup is
+/// isolated to the main actor (a lookup called from main-actor code runs on that code's thread, and
+/// synchronous code cannot leave its caller's isolation), so no caller can run it elsewhere. Calling it
+/// then is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it traps
+/// instead of failing, and needs a `Sendable` result.
+@safe struct MainActorFunction<Input, Output>: Sendable {
+    private let unchecked: @Sendable (Input, inout Resolver) throws -> Output
+
+    init(_ function: @escaping @MainActor @Sendable (Input, inout Resolver) throws -> Output) {
+        // Isolation is not part of a function's ABI: the two function types have the same layout and
+        // calling convention; only the compiler's isolation check is dropped (see the invariant above).
+        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (Input, inout Resolver) throws -> Output).self)
+    }
+
+    /// Calls the function when the lookup `resolver` belongs to is isolated to the main actor; otherwise
+    /// runs nothing and throws what `failure` makes. (No optional result: unspecialised code would request
+    /// `Optional<Output>`'s metadata on every call.)
+    func callIfIsolated(
+        _ input: Input, _ resolver: inout Resolver, else failure: (inout Resolver) -> any Error
+    ) throws -> Output {
+        guard MainActorCheck.isIsolated(resolver.state) else { throw failure(&resolver) }
+        return try unchecked(input, &resolver)
+    }
+}
+
+/// ``MainActorFunction`` for a factory that takes only the resolver, so that `registerOnMainActor` stores
+/// the user's closure itself rather than a closure that calls it.
+///
+/// `@safe`: as ``MainActorFunction``: the function is called only by ``callIfIsolated(_:)``, after its check.
+@safe struct MainActorFactory<Output>: Sendable {
+    private let unchecked: @Sendable (inout Resolver) throws -> Output
+
+    init(_ function: @escaping @MainActor @Sendable (inout Resolver) throws -> Output) {
+        // Isolation is not part of a function's ABI (see `MainActorFunction.init`).
+        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (inout Resolver) throws -> Output).self)
+    }
+
+    /// Calls the function when the lookup is isolated to the main actor; otherwise runs nothing and throws
+    /// what `failure` makes.
+    @inline(__always)
+    func callIfIsolated(_ resolver: inout Resolver, else failure: (inout Resolver) -> any Error) throws -> Output {
+        guard MainActorCheck.isIsolated(resolver.state) else { throw failure(&resolver) }
+        return try unchecked(&resolver)
+    }
+}
+
+/// ``MainActorFunction`` for a main-actor closure that runs inside a lookup without the resolver at hand:
+/// a path's main-actor preparation, which the lookup runs as the caller's preparation.
+///
+/// `@safe`: its one caller, the lookup `RouteRegistry.registerOnMainActor(path:to:preparation:)` starts,
+/// checks ``Resolver/isOnMainActor`` before it builds anything and calls ``callAssumingIsolated(_:_:)``
+/// later in that same synchronous lookup (synchronous code cannot leave its caller's isolation); the type
+/// is internal, and no other code makes one.
+@safe struct MainActorPreparation<First, Second>: Sendable {
+    private let unchecked: @Sendable (First, Second) throws -> Void
+
+    init(_ function: @escaping @MainActor @Sendable (First, Second) throws -> Void) {
+        // Isolation is not part of a function's ABI (see `MainActorFunction.init`).
+        unchecked = unsafe unsafeBitCast(function, to: (@Sendable (First, Second) throws -> Void).self)
+    }
+
+    /// Calls the function; the caller has checked the main actor's isolation.
+    func callAssumingIsolated(_ first: First, _ second: Second) throws {
+        try unchecked(first, second)
+    }
+}
+
+extension Registration {
+    /// The destination as `Root`: the same value when `Root` is `Destination` (no cast is paid), otherwise
+    /// a checked cast that fails with a typed error naming both types. Safe for every caller: it
+    /// reinterprets only after comparing the types (specialised code folds the check and the cast away).
+    @inlinable @inline(__always)
+    static func root(of destination: Destination) throws -> Root {
+        if Destination.self == Root.self { return unsafe unsafeBitCast(destination, to: Root.self) }
+        return try castRoot(destination)
+    }
+}
+
+extension AsyncLookupBinding {
+    /// The identity of the current task: the address of its task object; nil outside a task.
+    static func currentTask() -> UInt? {
+        unsafe withUnsafeCurrentTask { task in
+            guard let task = unsafe task else { return nil }
+            // Sound: `UnsafeCurrentTask` is a single reference to the task object, so its bits are that
+            // object's address. They are compared, never dereferenced; a lookup is filed under it only
+            // while the task runs that lookup, and no other task has that address meanwhile.
+            return unsafe unsafeBitCast(task, to: UInt.self)
+        }
+    }
+}
+
+// MARK: The registry's sealed table
+
+/// A reference to a `Sendable` object may be sent: who keeps the object alive is the invariant's to say,
+/// not the thread that reads it.
+extension Borrowed: @unchecked Sendable where Object: Sendable {}
+
+extension Borrowed: AtomicRepresentable, AtomicOptionalRepresentable {
+    // Stored as the `Unmanaged` it wraps, so that an atomic load of a `Borrowed?` is a plain load.
+    @usableFromInline typealias AtomicRepresentation = Unmanaged<Object>.AtomicRepresentation
+    @usableFromInline typealias AtomicOptionalRepresentation = Unmanaged<Object>.AtomicOptionalRepresentation
+
+    @inlinable @inline(__always)
+    static func encodeAtomicRepresentation(_ value: consuming Borrowed) -> AtomicRepresentation {
+        unsafe Unmanaged<Object>.encodeAtomicRepresentation(value.unmanaged)
+    }
+
+    @inlinable @inline(__always)
+    static func decodeAtomicRepresentation(_ storage: consuming AtomicRepresentation) -> Borrowed {
+        unsafe Borrowed(unmanaged: Unmanaged<Object>.decodeAtomicRepresentation(storage))
+    }
+
+    @inlinable @inline(__always)
+    static func encodeAtomicOptionalRepresentation(_ value: consuming Borrowed?) -> AtomicOptionalRepresentation {
+        unsafe Unmanaged<Object>.encodeAtomicOptionalRepresentation(value?.unmanaged)
+    }
+
+    @inlinable @inline(__always)
+    static func decodeAtomicOptionalRepresentation(_ storage: consuming AtomicOptionalRepresentation) -> Borrowed? {
+        // The same layout: a `Borrowed` is its one `Unmanaged` field, and both optionals use the null pointer.
+        unsafe unsafeBitCast(Unmanaged<Object>.decodeAtomicOptionalRepresentation(storage), to: Borrowed?.self)
+    }
+}
+
+extension RouteRegistry {
+    /// The sealed table, for the paths that are not hot. Read it only after an acquiring load of `phase`
+    /// saw `sealed`, as every caller does.
+    var sealedTable: SealedTable? { sealedRef.load(ordering: .relaxed)?.object }
+
+    /// Publishes `table`, once, before the releasing store of `phase = sealed`: the registry takes a count
+    /// on it, which ``releaseSealedTable()`` drops when the registry is freed.
+    func publishSealedTable(_ table: SealedTable) {
+        sealedRef.store(unsafe Borrowed.retained(table), ordering: .relaxed)
+    }
+
+    /// Drops the count ``publishSealedTable(_:)`` took; called once, by the registry's `deinit`.
+    func releaseSealedTable() {
+        unsafe sealedRef.load(ordering: .relaxed)?.release()
+    }
+}
+
+// MARK: Locks
+
+/// A pthread mutex on the heap. Router uses pthread locks rather than `Synchronization.Mutex` so that
+/// ThreadSanitizer sees every lock: the futex-based `Mutex` is invisible to it on Linux, and a test run
+/// under `--sanitize=thread` would report the state it guards as racy.
+// @safe: the pointer is allocated and initialised in `init`, destroyed and freed in `deinit`, and never
+// leaves the class; every use is a pthread call on it.
+@safe final class PThreadMutex: @unchecked Sendable {
+    // @unchecked: the mutex is only touched through pthread calls, which synchronise themselves.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init(recursive: Bool = false) {
+        unsafe mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        unsafe pthread_mutexattr_init(&attributes)
+        if recursive {
+            unsafe pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        }
+        unsafe pthread_mutex_init(mutex, &attributes)
+        unsafe pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        unsafe pthread_mutex_destroy(mutex)
+        unsafe mutex.deallocate()
+    }
+
+    func lock() { unsafe pthread_mutex_lock(mutex) }
+    func unlock() { unsafe pthread_mutex_unlock(mutex) }
+}
+
+/// State guarded by a lock, read and written only inside ``withLock(_:)``.
+// @safe: its one unsafe construct, `state`'s unchecked exclusivity, holds by the lock (see `state`).
+@safe final class Locked<State>: @unchecked Sendable {
+    // @unchecked: `state` is only reached inside `withLock`, which holds `mutex`.
+    private let mutex = PThreadMutex()
+    /// Unchecked exclusivity: every access is inside `withLock`, under a mutex that is not recursive, so two
+    /// accesses can never overlap (a nested `withLock` on the same thread would deadlock before reaching it);
+    /// the runtime's check cost about 120 instructions per async lookup (`AsyncLookupBinding`'s list).
+    @exclusivity(unchecked) private var state: State
+
+    init(_ state: State) {
+        unsafe self.state = state
+    }
+
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return unsafe try body(&state)
+    }
+}
+
+/// State guarded by a lock, with a condition that threads holding the lock wait on: the creation
+/// protocol's machine and its parked async lookups (``CreationCoordinator``).
+///
+/// `@safe`: the mutex and condition are allocated and initialised in `init` and never freed (a monitor
+/// lives for the process, as a `static let`); `state` is reached only inside ``withLock(_:)``, whose body
+/// gets a ``Held`` proof that it holds the lock. Waiting and unlocking for a moment take that proof, which
+/// cannot leave the body (it is borrowed and not copyable), so no code waits or unlocks without holding
+/// the lock, and the state is touched only by the thread that holds it (while a thread waits, others
+/// change the state; it reads it again when it wakes).
+@safe final class Monitor<State>: @unchecked Sendable {
+    // @unchecked: `state` is only reached inside `withLock`, which holds `mutex`.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    /// Unchecked exclusivity: as `Locked.state`, every access is inside `withLock`, under the mutex.
+    @exclusivity(unchecked) private var state: State
+
+    /// The proof, lent to ``withLock(_:)``'s body, that the calling thread holds the lock.
+    struct Held: ~Copyable {
+        fileprivate init() {}
+    }
+
+    init(_ state: State) {
+        unsafe mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        unsafe pthread_mutex_init(mutex, nil)
+        unsafe condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        unsafe pthread_cond_init(condition, nil)
+        unsafe self.state = state
+    }
+
+    /// Runs `body` on the state, holding the lock.
+    func withLock<Result>(_ body: (inout State, borrowing Held) throws -> Result) rethrows -> Result {
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
+        let held = Held()
+        return unsafe try body(&state, held)
+    }
+
+    /// Releases the lock until another thread calls ``broadcast(_:)``, then takes it again.
+    func wait(_ held: borrowing Held) {
+        unsafe pthread_cond_wait(condition, mutex)
+    }
+
+    /// Wakes every thread waiting in ``wait(_:)``.
+    func broadcast(_ held: borrowing Held) {
+        unsafe pthread_cond_broadcast(condition)
+    }
+
+    /// Runs `body` without the lock (it must not touch the state), then takes the lock again.
+    func unlocked(_ held: borrowing Held, _ body: () -> Void) {
+        unsafe pthread_mutex_unlock(mutex)
+        body()
+        unsafe pthread_mutex_lock(mutex)
+    }
+}
