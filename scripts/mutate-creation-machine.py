@@ -90,8 +90,8 @@ MUTATIONS = [
     (
         "early-publish-in-group",
         "finish publishes at once in a merged group, before the group commits",
-        "if queuedAfter != nil || group.members.count > 1 {",
-        "if queuedAfter != nil {",
+        "if queuedAfter != nil || handTo != nil || group.members.count > 1 {",
+        "if queuedAfter != nil || handTo != nil {",
     ),
     (
         "early-publish-before-drain",
