@@ -88,12 +88,6 @@ MUTATIONS = [
     ),
     # Early publication: an instance is published before its group commits or before it is prepared.
     (
-        "early-publish-in-group",
-        "finish publishes at once in a merged group, before the group commits",
-        "if queuedAfter != nil || group.members.count > 1 {",
-        "if queuedAfter != nil {",
-    ),
-    (
         "early-publish-before-drain",
         "finish publishes at once an instance that waits for the lookup's drain",
         "if queuedAfter != nil || handTo != nil || group.members.count > 1 {",
@@ -165,7 +159,11 @@ MUTATIONS = [
     # that ignores its group's failure (the lookup then fails at its commit instead); a failed nested
     # lookup that publishes what waited for the outermost lookup's end (`settleHeld`'s `handTo` check: in
     # the explorer's scenarios such an instance always waits for a preparation the failed drain did not
-    # complete, so it is forgotten either way).
+    # complete, so it is forgotten either way); and a merged group's member that publishes at once what it
+    # finished (`finish` without its `group.members.count > 1` hold): since a claim that returns a
+    # group-mate's unpublished instance marks the build around it unfinished (held, `queuedAfter`), what a
+    # member would publish early reaches nothing unprepared, and the group's hold is a second line of defence
+    # the explorer cannot tell from the first.
     (
         "abandon-keeps-cell",
         "abandoning a build (its factory or preparation failed) keeps the cell owned",
