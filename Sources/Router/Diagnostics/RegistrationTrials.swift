@@ -63,6 +63,8 @@ public struct RegistrationInputs: Sendable {
 
 /// Arguments of `Sendable` types (``RegistrationInputs/arguments(for:_:_:)`` requires it) in the immutable list
 /// that carries them to a factory.
+// @unchecked: `ArgumentList` is not `Sendable`, but its one maker here, `RegistrationInputs.arguments(for:_:_:)`,
+// takes only `Sendable` values, and the list is never changed after it is made.
 private struct SuppliedArguments: @unchecked Sendable {
     let list: ArgumentList
 }
