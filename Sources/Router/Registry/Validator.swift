@@ -21,6 +21,7 @@ struct Validator {
             problems += captiveDependencies()
             problems += resettableCaptives()
             problems += synchronousEdgesToAsyncOnlyKeys()
+            if features.eagerSingletons { problems += synchronousEagerSingletonsNeedingAsyncEagerOnes() }
             if table.hasMainActorRegistrations { problems += mainActorNeedsOffTheMainActor() }
         }
         if features.mainActor && features.eagerSingletons { problems += eagerMainActorSingletons() }
@@ -480,6 +481,40 @@ struct Validator {
                         hint:
                             "Register \(entry.key.short) with registerAsync and resolve it with resolveAsync(_:); or make \(target.key.short) .scope(.eagerSingleton) and call try await registry.warmUp() after seal(), which builds it at start-up."
                     ))
+            }
+        }
+        return problems
+    }
+
+    /// A synchronous eager singleton that needs an async eager singleton of this registry, directly or
+    /// through synchronous registrations built in the same lookup: `seal()` builds the synchronous one, and
+    /// only `warmUp()`, after it, builds the async one, so sealing would fail with `asyncOnly`. (An edge to
+    /// an async key that is not an eager singleton is reported by `synchronousEdgesToAsyncOnlyKeys`; one to
+    /// a parent registry's is not, since the parent may have built it already.)
+    private func synchronousEagerSingletonsNeedingAsyncEagerOnes() -> [RouteError] {
+        var problems: [RouteError] = []
+        let own = Set(table.entries.map(ObjectIdentifier.init))
+        for dependent in table.entries
+        where dependent.scope.kind == .eagerSingleton && !dependent.isAsync && !dependent.dependencies.isEmpty {
+            var visited: Set<ObjectIdentifier> = [ObjectIdentifier(dependent)]
+            var stack: [(entry: AnyEntry, path: [AnyEntry])] = [(dependent, [dependent])]
+            while let (entry, path) = stack.popLast() {
+                for target in Self.constructionTargets(of: entry, in: table).reversed()
+                where visited.insert(ObjectIdentifier(target)).inserted {
+                    guard target.isAsync else {
+                        stack.append((target, path + [target]))
+                        continue
+                    }
+                    guard target.scope.kind == .eagerSingleton, own.contains(ObjectIdentifier(target)) else { continue }
+                    problems.append(
+                        RouteError(
+                            .asyncOnly, key: dependent.key.full, path: (path + [target]).map(\.key.short),
+                            reason:
+                                "\(dependent.key.full) from \(dependent.owner) is a synchronous eager singleton, which seal() builds, but it needs \(target.key.full), an async eager singleton, which only warmUp() builds, after seal(): sealing would fail.",
+                            hint:
+                                "Make \(dependent.key.short) .scope(.singleton), built by its first lookup after warmUp(); or register it with registerAsync as an eager singleton, which warmUp() builds with \(target.key.short)."
+                        ))
+                }
             }
         }
         return problems
