@@ -60,7 +60,8 @@ extension Registration {
     ///
     /// It runs once per instance, for singletons and eager singletons (resettable or not) that were made;
     /// ``RouteRegistry/resetSingletons()`` releases instances without running it. Declare it once per
-    /// registration.
+    /// registration. On a registration of any other scope it would never run, so sealing reports it with
+    /// ``RouteError/Code/teardownWithoutSingleton``.
     /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
     /// - Returns: This registration, for the next modifier.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
@@ -92,7 +93,11 @@ extension Registration {
     ) throws -> Self {
         let lifecycle = registry.lifecycle
         let order = index
-        let key = registry.withAssembly { $0.entries[order].key.full }
+        let key = registry.withAssembly { assembly in
+            // Sealing checks that the registration is a singleton then (its scope may still change).
+            assembly.teardowns.insert(order)
+            return assembly.entries[order].key.full
+        }
         var syncRun: (@Sendable (AnyEntry) throws -> Void)?
         if let sync {
             syncRun = { entry in

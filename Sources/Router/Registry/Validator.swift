@@ -26,6 +26,7 @@ struct Validator {
         }
         if features.mainActor && features.eagerSingletons { problems += eagerMainActorSingletons() }
         problems += missingModules()
+        problems += teardownsWithoutSingletons()
         problems += assembly?.loadProblems ?? []
         if features.otherScopes { problems += unsupportedAsyncScopes() }
         if features.exclusive { problems += exclusiveViolations() }
@@ -518,6 +519,23 @@ struct Validator {
             }
         }
         return problems
+    }
+
+    /// A teardown declared on a registration that is not a singleton or an eager singleton: `shutdown()`
+    /// tears down only the instance a singleton cell holds, so it would never run, silently.
+    private func teardownsWithoutSingletons() -> [RouteError] {
+        guard let assembly, !assembly.teardowns.isEmpty else { return [] }
+        return assembly.teardowns.sorted().compactMap { order in
+            let entry = assembly.entries[order]
+            guard entry.scope.kind != .singleton && entry.scope.kind != .eagerSingleton else { return nil }
+            return RouteError(
+                .teardownWithoutSingleton, key: entry.key.full, path: [entry.key.short],
+                reason:
+                    "\(entry.key.full) from \(entry.owner) declares a teardown but is \(entry.scope.phrase): shutdown() tears down only singletons, so it would never run.",
+                hint:
+                    "Make \(entry.key.short) .scope(.singleton) or .scope(.eagerSingleton), or remove .teardown and release the instance where it is used."
+            )
+        }
     }
 
     private func missingModules() -> [RouteError] {
