@@ -51,3 +51,44 @@ struct TeardownScopeTests {
         #expect(log.withLock { $0 } == ["engine"])
     }
 }
+
+// Issue 36: `resetSingletons()` released instances without running their teardown (a session's socket
+// stayed open until the instance went away); it now tears each released instance down, once.
+struct ResetTeardownTests {
+    @Test func resetSingletonsTearsTheReleasedInstancesDownOnceDependentsFirst() throws {
+        let log = TestLocked<[String]>([])
+        let built = Counter()
+        let registry = RouteRegistry()
+        try registry.register(.engine) { _ in V8(horsepower: built.increment()) }
+            .resettable()
+            .teardown { engine in log.withLock { $0.append("engine \(engine.horsepower)") } }
+        try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }
+            .resettable().dependencies(.initializer(.engine))
+            .teardown { car in log.withLock { $0.append("car with \(car.engine.horsepower)") } }
+        try registry.seal()
+        _ = try registry.makeDestination(to: .car)
+        #expect(try registry.resetSingletons(.engine) == 2)
+        #expect(log.withLock { $0 } == ["car with 1", "engine 1"])
+        // Nothing was built since: a second reset has nothing to tear down.
+        registry.resetSingletons()
+        #expect(log.withLock { $0 } == ["car with 1", "engine 1"])
+        _ = try registry.makeDestination(to: .car)
+        try registry.shutdown()
+        #expect(log.withLock { $0 } == ["car with 1", "engine 1", "car with 2", "engine 2"])
+    }
+
+    @Test func aResetReportsAFailingOrAsyncTeardownToTheErrorHandler() async throws {
+        let reported = TestLocked<[String]>([])
+        let registry = RouteRegistry()
+        try registry.register(.engine) { _ in V8() }.resettable().teardown { _ in throw Boom() }
+        try registry.registerAsync(.radio) { _ async in RadioImpl() }.resettable().teardown { _ async in }
+        registry.errorHandler = { error in reported.withLock { $0.append("\(error.code) \(error.key)") } }
+        try registry.seal()
+        _ = try registry.makeDestination(to: .engine)
+        _ = try await registry.makeDestinationAsync(to: .radio)
+        #expect(registry.resetSingletons() == 2)
+        #expect(
+            reported.withLock { $0 }.sorted()
+                == ["teardownFailed RoutableService<Engine>", "teardownFailed RoutableService<Radio>"])
+    }
+}
