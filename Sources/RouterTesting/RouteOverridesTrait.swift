@@ -40,18 +40,26 @@ extension Trait where Self == RouteOverridesTrait {
     /// func theBellRingsAtNoon() throws { … }
     /// ```
     ///
-    /// The replacement is **transient**: each lookup gets a new fake, so a fake that keeps state (a
-    /// repository a POST writes to, read back by a GET) loses it between lookups. Register such a fake
-    /// with ``overrides(_:)`` and `.scope(.singleton)`: it is then made once for the test.
+    /// By default the replacement is **transient**: each lookup gets a new fake, so a fake that keeps state
+    /// (a repository a POST writes to, read back by a GET) loses it between lookups. Pass
+    /// `scope: .singleton` for such a fake: it is made once for the test (each test, repetition and
+    /// argument gets its own) and every lookup in the test shares it.
+    ///
+    /// ```swift
+    /// @Test(.overriding(.repository, scope: .singleton) { _ in InMemoryRepository() })
+    /// func aPostIsReadBack() async throws { … }
+    /// ```
     /// - Parameters:
     ///   - key: The key to replace.
-    ///   - factory: Makes the replacement (transient; register a shared one with ``overrides(_:)``).
+    ///   - scope: The replacement's scope: transient (the default), or `.singleton` for one fake shared
+    ///     by the test's lookups. For more modifiers, register the replacement with ``overrides(_:)``.
+    ///   - factory: Makes the replacement.
     /// - Returns: The trait.
     public static func overriding<Destination>(
-        _ key: RoutableService<Destination>,
+        _ key: RoutableService<Destination>, scope: Scope = .transient,
         with factory: @escaping @Sendable (inout Resolver) throws -> Destination
     ) -> Self {
-        RouteOverridesTrait { registry in try registry.register(key, factory: factory) }
+        RouteOverridesTrait { registry in try registry.register(key, factory: factory).scope(scope) }
     }
 
     /// Replaces any number of registrations for the test, in every registry it looks up in, with the

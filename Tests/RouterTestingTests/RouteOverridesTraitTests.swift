@@ -55,6 +55,25 @@ struct RouteOverridesTraitTests {
         #expect(try registry.makeDestination(to: .clock) === clock)
     }
 
+    /// The default fake is transient: a second lookup gets a new one, without the first one's state.
+    @Test(.overriding(.clock) { _ in NamedClock("fresh") })
+    func theDefaultFakeIsTransientAndLosesItsState() throws {
+        let registry = try appRegistry()
+        #expect(try registry.makeDestination(to: .clock).tick() == 1)
+        #expect(try registry.makeDestination(to: .clock).tick() == 1)
+    }
+
+    /// Issue 36: a fake repository lost what a POST wrote; `scope: .singleton` shares one fake across the
+    /// test's lookups, and each test case still gets its own.
+    @Test(.overriding(.clock, scope: .singleton) { _ in NamedClock("shared") }, arguments: 0..<8)
+    func aSingletonFakeKeepsItsStateAcrossTheTestsLookups(_ index: Int) async throws {
+        let registry = try appRegistry()
+        #expect(try registry.makeDestination(to: .clock).tick() == 1)
+        for _ in 0..<20 { await Task.yield() }
+        #expect(try registry.makeDestination(to: .clock).tick() == 2)
+        #expect(try registry.makeDestination(to: .clock).name == "shared")
+    }
+
     @Test(.overriding(.clock) { _ in NamedClock("left") })
     func leftSeesOnlyItsOwnFakeWhileRightRuns() async throws {
         for _ in 0..<200 {

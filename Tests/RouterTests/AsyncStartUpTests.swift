@@ -84,6 +84,48 @@ struct AsyncStartUpTests {
         #expect(try await registry.makeDestinationAsync(to: .radio) is RadioImpl)
     }
 
+    /// `seal()` builds a synchronous eager singleton before `warmUp()` can build the async one it needs, so
+    /// sealing reported nothing and then failed building it; the validator now names the chain.
+    @Test func sealingReportsASynchronousEagerSingletonThatNeedsAnAsyncEagerOne() throws {
+        let registry = RouteRegistry()
+        try registry.registerAsync(.database) { _ async throws in try await DatabaseImpl.open("db") }
+            .scope(.eagerSingleton)
+        try registry.register(.engine) { r in V8(horsepower: try r.resolve(.database).name.count) }
+            .dependencies(.initializer(.database))
+        try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }
+            .scope(.eagerSingleton).dependencies(.initializer(.engine))
+        let report = try registry.validate()
+        #expect(report.problems.map(\.code) == [.asyncOnly])
+        #expect(report.problems.first?.path == ["Car", "Engine", "Database"])
+        let reason = report.problems.first?.reason ?? ""
+        #expect(reason.hasPrefix("RoutableService<Car> from "))
+        #expect(
+            reason.hasSuffix(
+                " is a synchronous eager singleton, which seal() builds, but it needs RoutableService<Database>, an async eager singleton, which only warmUp() builds, after seal(): sealing would fail."
+            ))
+        #expect(
+            report.problems.first?.hint
+                == "Make Car .scope(.singleton), built by its first lookup after warmUp(); or register it with registerAsync as an eager singleton, which warmUp() builds with Database."
+        )
+        #expect(throws: RouteError.self) { try registry.seal() }
+    }
+
+    /// What the hint says works: the dependent as a plain singleton, built after `warmUp()`.
+    @Test func aSynchronousSingletonMayNeedAnAsyncEagerOneBuiltByWarmUp() async throws {
+        let registry = RouteRegistry()
+        try registry.registerAsync(.database) { _ async throws in try await DatabaseImpl.open("db") }
+            .scope(.eagerSingleton)
+        try registry.register(.car) { r in
+            let car = CarImpl(engine: V8())
+            car.log.append(try r.resolve(.database).name)
+            return car
+        }.scope(.singleton).dependencies(.initializer(.database))
+        #expect(try registry.validate().isValid)
+        try registry.seal()
+        try await registry.warmUp()
+        #expect((try registry.makeDestination(to: .car) as? CarImpl)?.log == ["db"])
+    }
+
     @Test func warmUpBeforeSealIsNotSealed() async throws {
         let registry = RouteRegistry()
         try registry.registerAsync(.database) { _ async throws in try await DatabaseImpl.open("db") }

@@ -106,6 +106,7 @@ extension RouteError {
             case discoveryUnavailable
             case shutDown
             case teardownFailed
+            case teardownWithoutSingleton
         }
 
         private let value: Value
@@ -199,5 +200,8 @@ extension RouteError {
         public static let shutDown = Code(.shutDown)
         /// ``RouteRegistry/shutdown()-32uys`` ran every teardown and some failed; the reason lists each.
         public static let teardownFailed = Code(.teardownFailed)
+        /// A registration that is not a singleton or an eager singleton declares a teardown (`.teardown { … }`),
+        /// which would never run: sealing reports it.
+        public static let teardownWithoutSingleton = Code(.teardownWithoutSingleton)
     }
 }

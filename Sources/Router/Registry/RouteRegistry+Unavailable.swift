@@ -181,6 +181,32 @@ extension RouteRegistry {
     ) throws -> Registration<Destination, Destination> {
         throw RouteError.unavailable(#function)
     }
+
+    /// Unavailable: an async arguments factory without the resolver (without this overload, the compiler
+    /// printed the factory's whole closure type and "expects 2 arguments, but 1 was used").
+    /// - Parameters:
+    ///   - key: The key the factory serves.
+    ///   - first: The first argument's type.
+    ///   - rest: The other arguments' types.
+    ///   - file: The registering file.
+    ///   - line: The registering line.
+    ///   - factory: An async factory that lacks the resolver parameter.
+    /// - Returns: Never returns: the call does not compile.
+    /// - Throws: Always, should it ever be reached: the call does not compile.
+    @available(
+        *, unavailable,
+        message:
+            "the async factory takes the resolver first, then one value per argument type: { r, first, second async throws in … }"
+    )
+    @discardableResult
+    public func registerAsync<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>,
+        arguments first: First.Type, _ rest: repeat (each Argument).Type,
+        file: StaticString = #fileID, line: UInt = #line,
+        factory: nonisolated(nonsending) @escaping @Sendable (First, repeat each Argument) async throws -> Destination
+    ) throws -> Registration<Destination, Destination> {
+        throw RouteError.unavailable(#function)
+    }
 }
 
 // The labelled registration API of 0.1.0, all labels at once: a call that combines labels (`scope:` with

@@ -22,6 +22,8 @@ public final class RouteRegistry: Sendable {
         var paths: [PathRoute] = []
         /// Modules that could not be loaded (a discovered module whose `register` threw): validation lines.
         var loadProblems: [RouteError] = []
+        /// The registrations (indices into `entries`) that declare a teardown, for sealing's scope check.
+        var teardowns: Set<Int> = []
     }
 
     enum Phase: UInt8 {

@@ -22,6 +22,9 @@ final class Lifecycle: Sendable {
     struct Teardown: Sendable {
         let sync: (@Sendable (AnyEntry) throws -> Void)?
         let async: nonisolated(nonsending) @Sendable (AnyEntry) async throws -> Void
+        /// The synchronous teardown of the instance an old generation's cell holds, if any (what
+        /// `resetSingletons` released); nil for an async teardown.
+        let syncOfReleased: (@Sendable (AnyObject) throws -> Void)?
     }
 
     struct State {
@@ -59,8 +62,10 @@ extension Registration {
     /// ```
     ///
     /// It runs once per instance, for singletons and eager singletons (resettable or not) that were made;
-    /// ``RouteRegistry/resetSingletons()`` releases instances without running it. Declare it once per
-    /// registration.
+    /// ``RouteRegistry/resetSingletons()`` runs a synchronous one on each instance it releases (an async
+    /// one it cannot await: the error handler hears of it). Declare it once per
+    /// registration. On a registration of any other scope it would never run, so sealing reports it with
+    /// ``RouteError/Code/teardownWithoutSingleton``.
     /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
     /// - Returns: This registration, for the next modifier.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
@@ -92,17 +97,25 @@ extension Registration {
     ) throws -> Self {
         let lifecycle = registry.lifecycle
         let order = index
-        let key = registry.withAssembly { $0.entries[order].key.full }
+        let key = registry.withAssembly { assembly in
+            // Sealing checks that the registration is a singleton then (its scope may still change).
+            assembly.teardowns.insert(order)
+            return assembly.entries[order].key.full
+        }
         var syncRun: (@Sendable (AnyEntry) throws -> Void)?
+        var syncOfReleased: (@Sendable (AnyObject) throws -> Void)?
         if let sync {
             syncRun = { entry in
                 if let made = (entry as? Entry<Destination>)?.singletonCell?.instance { try sync(made) }
+            }
+            syncOfReleased = { cell in
+                if let made = (cell as? SharedCell<Destination>)?.instance { try sync(made) }
             }
         }
         let asyncRun: nonisolated(nonsending) @Sendable (AnyEntry) async throws -> Void = { entry in
             if let made = (entry as? Entry<Destination>)?.singletonCell?.instance { try await body(made) }
         }
-        let teardown = Lifecycle.Teardown(sync: syncRun, async: asyncRun)
+        let teardown = Lifecycle.Teardown(sync: syncRun, async: asyncRun, syncOfReleased: syncOfReleased)
         let declaredBefore = lifecycle.state.withLock { state in
             let before = state.teardowns[order] != nil
             state.teardowns[order] = teardown
@@ -249,6 +262,33 @@ extension RouteRegistry {
     /// The closed table, once shutdown has begun (see `tableSlow()`).
     var closedTable: SealedTable? {
         lifecycle.state.withLock { $0.phase == .running ? nil : $0.closedTable }
+    }
+
+    /// Runs the teardowns of the instances `resetSingletons` released (`released`: each registration with
+    /// its old generation's cell), dependents first; what fails reaches the error handler, since a reset
+    /// does not throw. Nothing runs once shutdown has begun.
+    func tearDownReleased(_ released: [(entry: AnyEntry, cell: AnyObject)]) {
+        let teardowns = lifecycle.state.withLock { $0.phase == .running ? $0.teardowns : [:] }
+        guard !teardowns.isEmpty else { return }
+        for (entry, cell) in released.reversed() {
+            guard let teardown = teardowns[entry.order] else { continue }
+            guard let sync = teardown.syncOfReleased else {
+                errorHandler?(
+                    RouteError(
+                        .teardownFailed, key: entry.key.full,
+                        reason:
+                            "resetSingletons() released \(entry.key.full), whose teardown is async, which a reset cannot await: it did not run.",
+                        hint:
+                            "Give \(entry.key.short) a synchronous teardown, or tear the instance down yourself before the reset."
+                    ))
+                continue
+            }
+            do {
+                try sync(cell)
+            } catch {
+                errorHandler?(Self.teardownFailure(entry, error))
+            }
+        }
     }
 
     private static func teardownFailure(_ entry: AnyEntry, _ error: any Error) -> RouteError {

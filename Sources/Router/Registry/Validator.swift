@@ -21,10 +21,12 @@ struct Validator {
             problems += captiveDependencies()
             problems += resettableCaptives()
             problems += synchronousEdgesToAsyncOnlyKeys()
+            if features.eagerSingletons { problems += synchronousEagerSingletonsNeedingAsyncEagerOnes() }
             if table.hasMainActorRegistrations { problems += mainActorNeedsOffTheMainActor() }
         }
         if features.mainActor && features.eagerSingletons { problems += eagerMainActorSingletons() }
         problems += missingModules()
+        problems += teardownsWithoutSingletons()
         problems += assembly?.loadProblems ?? []
         if features.otherScopes { problems += unsupportedAsyncScopes() }
         if features.exclusive { problems += exclusiveViolations() }
@@ -483,6 +485,57 @@ struct Validator {
             }
         }
         return problems
+    }
+
+    /// A synchronous eager singleton that needs an async eager singleton of this registry, directly or
+    /// through synchronous registrations built in the same lookup: `seal()` builds the synchronous one, and
+    /// only `warmUp()`, after it, builds the async one, so sealing would fail with `asyncOnly`. (An edge to
+    /// an async key that is not an eager singleton is reported by `synchronousEdgesToAsyncOnlyKeys`; one to
+    /// a parent registry's is not, since the parent may have built it already.)
+    private func synchronousEagerSingletonsNeedingAsyncEagerOnes() -> [RouteError] {
+        var problems: [RouteError] = []
+        let own = Set(table.entries.map(ObjectIdentifier.init))
+        for dependent in table.entries
+        where dependent.scope.kind == .eagerSingleton && !dependent.isAsync && !dependent.dependencies.isEmpty {
+            var visited: Set<ObjectIdentifier> = [ObjectIdentifier(dependent)]
+            var stack: [(entry: AnyEntry, path: [AnyEntry])] = [(dependent, [dependent])]
+            while let (entry, path) = stack.popLast() {
+                for target in Self.constructionTargets(of: entry, in: table).reversed()
+                where visited.insert(ObjectIdentifier(target)).inserted {
+                    guard target.isAsync else {
+                        stack.append((target, path + [target]))
+                        continue
+                    }
+                    guard target.scope.kind == .eagerSingleton, own.contains(ObjectIdentifier(target)) else { continue }
+                    problems.append(
+                        RouteError(
+                            .asyncOnly, key: dependent.key.full, path: (path + [target]).map(\.key.short),
+                            reason:
+                                "\(dependent.key.full) from \(dependent.owner) is a synchronous eager singleton, which seal() builds, but it needs \(target.key.full), an async eager singleton, which only warmUp() builds, after seal(): sealing would fail.",
+                            hint:
+                                "Make \(dependent.key.short) .scope(.singleton), built by its first lookup after warmUp(); or register it with registerAsync as an eager singleton, which warmUp() builds with \(target.key.short)."
+                        ))
+                }
+            }
+        }
+        return problems
+    }
+
+    /// A teardown declared on a registration that is not a singleton or an eager singleton: `shutdown()`
+    /// tears down only the instance a singleton cell holds, so it would never run, silently.
+    private func teardownsWithoutSingletons() -> [RouteError] {
+        guard let assembly, !assembly.teardowns.isEmpty else { return [] }
+        return assembly.teardowns.sorted().compactMap { order in
+            let entry = assembly.entries[order]
+            guard entry.scope.kind != .singleton && entry.scope.kind != .eagerSingleton else { return nil }
+            return RouteError(
+                .teardownWithoutSingleton, key: entry.key.full, path: [entry.key.short],
+                reason:
+                    "\(entry.key.full) from \(entry.owner) declares a teardown but is \(entry.scope.phrase): shutdown() tears down only singletons, so it would never run.",
+                hint:
+                    "Make \(entry.key.short) .scope(.singleton) or .scope(.eagerSingleton), or remove .teardown and release the instance where it is used."
+            )
+        }
     }
 
     private func missingModules() -> [RouteError] {

@@ -106,6 +106,11 @@ extension RouteRegistry {
     /// instance is released when the last lookup that holds it ends. A reset from inside a factory or
     /// preparation is allowed: the running lookup finishes with what it built.
     ///
+    /// Each released instance whose registration declares a synchronous `teardown(_:)` is torn down, once,
+    /// dependents first, before the call returns (a lookup racing the reset may still hold it then); the
+    /// new instance is torn down by `shutdown()` as any singleton. A teardown that throws, or an async one,
+    /// which a reset cannot await, reaches the error handler as ``RouteError/Code/teardownFailed``.
+    ///
     /// Before ``seal()`` there is nothing to reset, and the call does nothing.
     /// - Returns: How many registrations were reset.
     @discardableResult
@@ -224,13 +229,15 @@ extension RouteRegistry {
                 }
             }
         }
-        var released: [AnyObject] = []
+        var released: [(entry: AnyEntry, cell: AnyObject)] = []
         resetLock.lock()
         for entry in ordered {
-            if let old = (entry as? any ResettableRegistration)?.startGeneration() { released.append(old) }
+            if let old = (entry as? any ResettableRegistration)?.startGeneration() { released.append((entry, old)) }
         }
         resetLock.unlock()
-        // The old instances nobody holds go here, outside every lock, on the caller's thread.
+        // Their teardowns run once each, dependents first, outside every lock, on the caller's thread; then
+        // the old instances nobody holds go.
+        tearDownReleased(released)
         released.removeAll()
         return ordered.count
     }
