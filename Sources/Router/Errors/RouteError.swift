@@ -106,6 +106,8 @@ extension RouteError {
             case discoveryUnavailable
             case shutDown
             case teardownFailed
+            case outsideRequestScope
+            case notSupplied
         }
 
         private let value: Value
@@ -199,5 +201,11 @@ extension RouteError {
         public static let shutDown = Code(.shutDown)
         /// ``RouteRegistry/shutdown()-32uys`` ran every teardown and some failed; the reason lists each.
         public static let teardownFailed = Code(.teardownFailed)
+        /// A request-scoped key (``Scope/request``), or one supplied per request scope
+        /// (``RouteRegistry/registerSupplied(_:file:line:)``), was looked up outside any ``RequestScope``.
+        public static let outsideRequestScope = Code(.outsideRequestScope)
+        /// A key supplied per request scope was looked up in a ``RequestScope`` that did not supply it, or
+        /// ``RequestScope/supply(_:for:)`` was given a key not declared as supplied, or one already supplied.
+        public static let notSupplied = Code(.notSupplied)
     }
 }
