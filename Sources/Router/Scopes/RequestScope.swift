@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The scope of one request (or any unit of work with a start and an end): it supplies the values declared
 /// with ``RouteRegistry/registerSupplied(_:file:line:)`` and holds the ``Scope/request`` instances made in
 /// it, and it is the door for the request's lookups.
@@ -43,7 +41,8 @@ public final class RequestScope: Sendable, CustomStringConvertible {
 
     /// The registry the scope was opened on: its lookups are that registry's.
     let registry: RouteRegistry
-    private let state = Mutex(State())
+    // A pthread lock (`Locked`), as `CustomScope` has: ThreadSanitizer sees it, and not a futex `Mutex`.
+    private let state = Locked(State())
 
     init(registry: RouteRegistry) {
         self.registry = registry
