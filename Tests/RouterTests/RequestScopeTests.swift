@@ -272,7 +272,9 @@ struct RequestScopeTests {
 
     @Test func aSuppliedKeyReachedOutsideAScopeNamesThePath() throws {
         let registry = try requestRegistry { registry in
-            try registry.register(.requestHolder) { r in RequestHolderImpl(unit: RequestUnitImpl(info: try r.resolve(.requestInfo))) }
+            try registry.register(.requestHolder) { r in
+                RequestHolderImpl(unit: RequestUnitImpl(info: try r.resolve(.requestInfo)))
+            }
         }
         let error = try #require(throws: RouteError.self) { try registry.makeDestination(to: .requestHolder) }
         #expect(error.code == .outsideRequestScope)
@@ -309,11 +311,15 @@ struct RequestScopeTests {
 
     @Test func supplyingAKeyNotDeclaredAsSuppliedOrTwiceIsATypedError() throws {
         let registry = try requestRegistry { registry in
-            try registry.register(.requestHolder) { _ in RequestHolderImpl(unit: RequestUnitImpl(info: RequestInfoValue(id: 0))) }
+            try registry.register(.requestHolder) { _ in
+                RequestHolderImpl(unit: RequestUnitImpl(info: RequestInfoValue(id: 0)))
+            }
         }
         let scope = registry.openRequestScope()
         let undeclared = try #require(throws: RouteError.self) {
-            try scope.supply(RequestHolderImpl(unit: RequestUnitImpl(info: RequestInfoValue(id: 0))) as any RequestHolder, for: .requestHolder)
+            try scope.supply(
+                RequestHolderImpl(unit: RequestUnitImpl(info: RequestInfoValue(id: 0))) as any RequestHolder,
+                for: .requestHolder)
         }
         #expect(undeclared.code == .notSupplied)
         try scope.supply(RequestInfoValue(id: 1), for: .requestInfo)
@@ -332,8 +338,10 @@ struct RequestScopeTests {
             try registry.registerSupplied(.requestInfo)
             try registry.register(.requestUnit) { r in RequestUnitImpl(info: try r.resolve(.requestInfo)) }
                 .scope(.request).dependencies(.initializer(.requestInfo))
-            try registry.register(.requestHolder) { _ in RequestHolderImpl(unit: RequestUnitImpl(info: RequestInfoValue(id: 0))) }
-                .scope(.singleton).dependencies(target)
+            try registry.register(.requestHolder) { _ in
+                RequestHolderImpl(unit: RequestUnitImpl(info: RequestInfoValue(id: 0)))
+            }
+            .scope(.singleton).dependencies(target)
             let report = try registry.validate()
             #expect(report.problems.map(\.code) == [.captiveDependency])
             #expect(throws: RouteError.self) { try registry.seal() }
@@ -350,9 +358,9 @@ struct RequestScopeTests {
         let error = try #require(throws: RouteError.self) { try scope.makeDestination(to: .requestHolder) }
         #expect(error.code == .captiveDependency)
         #expect(
-            error.description == (
-                "RoutableService<RequestHolder> is a singleton but asked for RoutableService<RequestUnit>, which is request-scoped: it would keep one request's RequestUnit for every later request (resolving RequestHolder → RequestUnit). Hint: Make RequestHolder request-scoped or transient, or pass what it needs from the request to the method that uses it."
-            ))
+            error.description
+                == ("RoutableService<RequestHolder> is a singleton but asked for RoutableService<RequestUnit>, which is request-scoped: it would keep one request's RequestUnit for every later request (resolving RequestHolder → RequestUnit). Hint: Make RequestHolder request-scoped or transient, or pass what it needs from the request to the method that uses it.")
+        )
         // Nothing was captured: the singleton was not published.
         #expect(throws: RouteError.self) { try scope.makeDestination(to: .requestHolder) }
     }
