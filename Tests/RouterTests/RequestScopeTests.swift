@@ -258,6 +258,24 @@ struct RequestScopeTests {
         #expect(built.value == 1)
     }
 
+    @Test func theArgumentFormAndAProviderMadeInAScopedLookupSeeTheScope() throws {
+        let providers = TestLocked<[Provider<any RequestUnit>]>([])
+        let registry = try requestRegistry { registry in
+            try registry.register(.requestHolder, arguments: Int.self) { r, _ in
+                let provider = try r.provider(.requestUnit)
+                providers.withLock { $0.append(provider) }
+                return RequestHolderImpl(unit: try r.resolve(.requestUnit))
+            }
+        }
+        let scope = registry.openRequestScope()
+        try scope.supply(RequestInfoValue(id: 4), for: .requestInfo)
+        let unit = try scope.makeDestination(to: .requestUnit)
+        #expect(try scope.makeDestination(to: .requestHolder, arguments: 1).unit === unit)
+        // Called after the lookup that made it ended: it looks up in that lookup's scope.
+        let provider = try #require(providers.withLock { $0.first })
+        #expect(try provider() === unit)
+    }
+
     // MARK: Errors
 
     @Test func aRequestScopedKeyLookedUpOutsideAScopeIsATypedError() throws {

@@ -286,6 +286,7 @@ final class LookupState {
     func leaveRequestScope(_ previous: RequestScope?) {
         guard let previous else { return }
         creation.requestScope = previous
+        creation.hasExtras = true
     }
 
     /// The generation of `scope` this lookup uses: the one it saw first.
