@@ -312,3 +312,47 @@ extension RouteError {
         return count < 0 ? "-" + text : text
     }
 }
+
+// MARK: Request scopes
+
+extension RouteError {
+    /// A request-scoped or supplied key looked up by a lookup that runs in no request scope.
+    static func outsideRequestScope(_ entry: AnyEntry, path: [String]) -> RouteError {
+        RouteError(
+            .outsideRequestScope, key: entry.key.full, path: path,
+            reason: "\(entry.key.full) is \(entry.scope.phrase), but this lookup runs outside any request scope.",
+            hint:
+                "Look it up through the request's scope (let scope = registry.openRequestScope(), then scope.makeDestination(to:) or scope.makeDestinationAsync(to:)): every factory that lookup runs sees the scope."
+        )
+    }
+
+    /// A supplied key looked up in a request scope that was not given its value.
+    static func notSupplied(_ entry: AnyEntry, path: [String]) -> RouteError {
+        RouteError(
+            .notSupplied, key: entry.key.full, path: path,
+            reason: "\(entry.key.full) is supplied by each request scope, but this scope was not given one.",
+            hint: "Call scope.supply(value, for: \(entry.key.short)) after opening the scope, before its lookups.")
+    }
+
+    /// A lookup through a request scope that was ended, or of a request-scoped key in one.
+    static func requestScopeEnded(_ key: KeyDescription, path: [String]) -> RouteError {
+        RouteError(
+            .scopeClosed, key: key.full, path: path,
+            reason: "\(key.full) was looked up in a request scope that was ended.",
+            hint:
+                "Open a scope for each request (registry.openRequestScope()) and end it once the request's work is done; keep no lookup, Lazy or Provider of it past that."
+        )
+    }
+
+    /// A longer-lived shared instance's build reached a request-scoped or supplied key, without a declared
+    /// edge that sealing would have refused.
+    static func requestCaptive(_ holder: AnyEntry, _ target: AnyEntry, path: [String]) -> RouteError {
+        RouteError(
+            .captiveDependency, key: holder.key.full, path: path,
+            reason:
+                "\(holder.key.full) is \(holder.scope.phrase) but asked for \(target.key.full), which is \(target.scope.phrase): it would keep one request's \(target.key.short) for every later request.",
+            hint:
+                "Make \(holder.key.short) request-scoped or transient, or pass what it needs from the request to the method that uses it."
+        )
+    }
+}

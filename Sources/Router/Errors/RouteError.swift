@@ -107,6 +107,9 @@ extension RouteError {
             case shutDown
             case teardownFailed
             case teardownWithoutSingleton
+
+            case outsideRequestScope
+            case notSupplied
         }
 
         private let value: Value
@@ -203,5 +206,12 @@ extension RouteError {
         /// A registration that is not a singleton or an eager singleton declares a teardown (`.teardown { … }`),
         /// which would never run: sealing reports it.
         public static let teardownWithoutSingleton = Code(.teardownWithoutSingleton)
+
+        /// A request-scoped key (``Scope/request``), or one supplied per request scope
+        /// (``RouteRegistry/registerSupplied(_:file:line:)``), was looked up outside any ``RequestScope``.
+        public static let outsideRequestScope = Code(.outsideRequestScope)
+        /// A key supplied per request scope was looked up in a ``RequestScope`` that did not supply it, or
+        /// ``RequestScope/supply(_:for:)`` was given a key not declared as supplied, or one already supplied.
+        public static let notSupplied = Code(.notSupplied)
     }
 }

@@ -210,7 +210,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             return (singleton, Borrowed(singleton), nil)
         case .weakSingleton:
             return (nil, nil, WeakCell())
-        case .transient, .graph, .custom:
+        case .transient, .graph, .custom, .request, .supplied:
+            // A request-scoped instance lives in the cell its `RequestScope` owns.
             return (nil, nil, nil)
         }
     }

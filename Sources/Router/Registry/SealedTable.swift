@@ -137,7 +137,7 @@ final class SealedTable: @unchecked Sendable {
             case .eagerSingleton:
                 features.otherScopes = true
                 features.eagerSingletons = true
-            case .weakSingleton, .custom: features.otherScopes = true
+            case .weakSingleton, .custom, .request, .supplied: features.otherScopes = true
             }
             let id = entry.id
             var slot = Self.homeSlot(id, shift: Self.shift(for: capacity), multiplier: Self.multipliers[0])

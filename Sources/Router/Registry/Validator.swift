@@ -314,14 +314,17 @@ struct Validator {
         return problems
     }
 
-    /// A longer-lived instance that depends on a graph- or custom-scoped one would keep a stale copy.
+    /// A longer-lived instance that depends on a graph-, request- or custom-scoped one (or on a key each
+    /// request scope supplies) would keep a stale copy.
     private func captiveDependencies() -> [RouteError] {
         var problems: [RouteError] = []
         for entry in table.entries where entry.scope.isShared {
             for dependency in entry.dependencies where dependency.kind == .initializer || dependency.kind == .property {
                 guard let target = table.primary(dependency.id, name: dependency.key.name) else { continue }
                 let kind = target.scope.kind
-                guard kind == .graph || kind == .custom, target.scope.lifetimeRank < entry.scope.lifetimeRank else {
+                guard kind == .graph || kind == .custom || target.scope.isPerRequest,
+                    target.scope.lifetimeRank < entry.scope.lifetimeRank
+                else {
                     continue
                 }
                 problems.append(
@@ -452,14 +455,15 @@ struct Validator {
 
     private func unsupportedAsyncScopes() -> [RouteError] {
         table.entries.compactMap { entry in
-            guard ![.transient, .graph, .singleton, .eagerSingleton].contains(entry.scope.kind), entry.isAsync else {
+            guard ![.transient, .graph, .singleton, .eagerSingleton, .request].contains(entry.scope.kind), entry.isAsync
+            else {
                 return nil
             }
             return RouteError(
                 .asyncOnly, key: entry.key.full,
                 reason:
                     "\(entry.key.full) has an async factory and the scope \(entry.scope), which async factories do not support.",
-                hint: "Use transient, graph, singleton or eagerSingleton for async factories.")
+                hint: "Use transient, graph, singleton, eagerSingleton or request for async factories.")
         }
     }
 

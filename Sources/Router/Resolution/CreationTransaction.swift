@@ -480,6 +480,8 @@ extension Resolver {
     /// Returns or builds the instance of a shared registration (singleton, weak singleton, custom scope).
     @usableFromInline
     mutating func buildShared<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        // Nothing to build or share: the request scope's value.
+        if entry.scope.kind == .supplied { return try suppliedValue(entry) }
         if let existing = try existingInstance(entry, startingGraph: true) {
             return existing
         }
@@ -504,6 +506,12 @@ extension Resolver {
             }
             if let made = cell.instance { return made }
             return try createShared(entry, SharedSlot(cell))
+        case .request:
+            let cell = try requestCell(for: entry)
+            if let made = cell.instance { return made }
+            return try createShared(entry, SharedSlot(cell))
+        case .supplied:
+            return try suppliedValue(entry)
         }
     }
 

@@ -15,6 +15,12 @@ final class GraphSnapshot: @unchecked Sendable {
 
     private let lock = PThreadMutex()
     private var instances: [Held] = []
+    /// The request scope the lookup ran in: the `Lazy`s and `Provider`s it made look up in it too.
+    let requestScope: RequestScope?
+
+    init(requestScope: RequestScope?) {
+        self.requestScope = requestScope
+    }
 
     /// Keeps the graph-scoped instances of `graph` (class instances only: a value cannot be held weakly).
     func capture(from graph: ResolutionGraph) {
@@ -44,6 +50,7 @@ extension LookupState {
     /// had built them.
     @usableFromInline
     func seed(from snapshot: GraphSnapshot) {
+        if let scope = snapshot.requestScope { _ = enterRequestScope(scope) }
         let alive = snapshot.alive()
         guard !alive.isEmpty else { return }
         if preparations.graphRef == nil { startGraph() }

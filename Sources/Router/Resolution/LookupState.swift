@@ -231,8 +231,10 @@ final class LookupState {
         } else if frames.current != -1 {
             problems.append("current node \(frames.current) without a graph")
         }
-        if !creation.hasExtras && (!creation.scopeGenerations.isEmpty || creation.snapshot != nil) {
-            problems.append("scope generations or a snapshot not flagged")
+        if !creation.hasExtras
+            && (!creation.scopeGenerations.isEmpty || creation.snapshot != nil || creation.requestScope != nil)
+        {
+            problems.append("scope generations, a snapshot or a request scope not flagged")
         }
         guard idle else { return problems }
         if frames.top != nil || frames.depth != 0 { problems.append("frames left on an idle state") }
@@ -265,6 +267,28 @@ final class LookupState {
         creation.detachedCells.append((id, made))
         creation.hasExtras = true
         return made
+    }
+
+    /// The request scope this lookup runs in, if any.
+    var requestScope: RequestScope? { creation.requestScope }
+
+    /// Makes the lookup run in `scope`. A lookup that ran in none keeps it until it ends (a scoped call
+    /// joined from a factory of an unscoped lookup makes the rest of that lookup scoped, so that the
+    /// preparations it queued see the scope when the lookup drains them); one that ran in another gets it
+    /// back through ``leaveRequestScope(_:)`` with what this returns.
+    func enterRequestScope(_ scope: RequestScope) -> RequestScope? {
+        let previous = creation.requestScope
+        if previous === scope { return nil }
+        creation.requestScope = scope
+        creation.hasExtras = true
+        return previous
+    }
+
+    /// Gives back the request scope ``enterRequestScope(_:)`` replaced, if it replaced one.
+    func leaveRequestScope(_ previous: RequestScope?) {
+        guard let previous else { return }
+        creation.requestScope = previous
+        creation.hasExtras = true
     }
 
     /// The generation of `scope` this lookup uses: the one it saw first.
@@ -419,6 +443,11 @@ extension LookupState {
     func nest(in outer: Borrowed<LookupState>?, onMainActor: Bool) {
         context.outer = outer
         context.onMainActor = onMainActor
+        // A lookup of another registry started inside a scoped one runs in the same request scope.
+        if let scope = outer?.with({ $0.creation.requestScope }) {
+            creation.requestScope = scope
+            creation.hasExtras = true
+        }
     }
 
     /// Marks the lookup as joined from main-actor code when `onMainActor` is, returning the flag it had, for
@@ -557,7 +586,7 @@ extension LookupState {
     /// The snapshot the `Lazy`s and `Provider`s made in this lookup share, made on first use.
     var snapshotForDeferredLookups: GraphSnapshot {
         if let snapshot = creation.snapshot { return snapshot }
-        let made = GraphSnapshot()
+        let made = GraphSnapshot(requestScope: creation.requestScope)
         creation.snapshot = made
         creation.hasExtras = true
         return made
@@ -800,8 +829,11 @@ struct CreationScope {
     fileprivate(set) var detachedCells: [(entry: ObjectIdentifier, cell: AnyObject)] = []
     /// The snapshot of this lookup's graph-scoped instances, for the `Lazy`s and `Provider`s made in it.
     fileprivate(set) var snapshot: GraphSnapshot?
-    /// Whether `scopeGenerations`, `detachedCells` or `snapshot` has anything (one flag, cheaper to test
-    /// than each of them).
+    /// The request scope the lookup runs in (``RequestScope``): where its request-scoped instances live and
+    /// its supplied keys are read. Set by ``LookupState/enterRequestScope(_:)``, inherited by a nested lookup.
+    fileprivate(set) var requestScope: RequestScope?
+    /// Whether `scopeGenerations`, `detachedCells`, `snapshot` or `requestScope` has anything (one flag,
+    /// cheaper to test than each of them).
     @usableFromInline fileprivate(set) var hasExtras = false
 
     @usableFromInline init() {}
@@ -816,14 +848,16 @@ struct CreationScope {
 
     /// Forgets the extras (the caller has left the scope generations). Returns what it forgot that holds
     /// objects, for the caller to release once this access ended.
-    mutating func takeExtras() -> ([(entry: ObjectIdentifier, cell: AnyObject)], GraphSnapshot?) {
+    mutating func takeExtras() -> ([(entry: ObjectIdentifier, cell: AnyObject)], GraphSnapshot?, RequestScope?) {
         scopeGenerations.removeAll(keepingCapacity: true)
         let cells = detachedCells
         detachedCells = []
         let taken = snapshot
         snapshot = nil
+        let scope = requestScope
+        requestScope = nil
         hasExtras = false
-        return (cells, taken)
+        return (cells, taken, scope)
     }
 }
 

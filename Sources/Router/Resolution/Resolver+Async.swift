@@ -44,6 +44,12 @@ extension Resolver {
         if let existing = try synchronously({ resolver in try resolver.existingInstance(entry, startingGraph: true) }) {
             return existing
         }
+        if entry.scope.kind == .request {
+            // The running lookup's request scope owns the cell; built once per scope, as a singleton is.
+            let cell = try requestCell(for: entry)
+            if let made = cell.instance { return made }
+            return try await createSharedAsync(entry, cell, asyncFactory)
+        }
         guard let cell = entry.singletonCell else { return try await constructAsync(entry, asyncFactory) }
         return try await createSharedAsync(entry, cell, asyncFactory)
     }
@@ -102,7 +108,7 @@ extension RouteRegistry {
     /// Look such a key up with `makeDestinationAsync(to:)` or `resolveAsync(_:)`; a synchronous lookup fails with ``RouteError/Code/asyncOnly``.
     /// The factory is `nonisolated(nonsending)`: between its awaits it runs on its lookup's executor, so a
     /// lookup made from main-actor code may look main-actor keys up in it.
-    /// Async factories support the transient, graph and singleton scopes; a singleton is built once even
+    /// Async factories support the transient, graph, singleton and request scopes; a singleton is built once even
     /// when many tasks ask at the same time. Preparations stay synchronous.
     /// - Parameters:
     ///   - key: The key the factory serves.

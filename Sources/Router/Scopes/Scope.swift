@@ -7,11 +7,15 @@
 /// | ``singleton`` | registry, built on first use, exactly once even under contention |
 /// | ``weakSingleton`` | registry while someone holds it; rebuilt after release |
 /// | ``eagerSingleton`` | registry, built when the registry is sealed |
-/// | ``custom(_:)`` | ``CustomScope``, until the scope is reset |
+/// | ``request`` | open ``RequestScope`` (one request), released when it ends |
+/// | ``custom(_:)`` | ``CustomScope`` (one shared bucket), until the scope is reset |
 public struct Scope: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline
     enum Kind: UInt8, Sendable {
-        case transient, graph, singleton, weakSingleton, eagerSingleton, custom
+        case transient, graph, singleton, weakSingleton, eagerSingleton, custom, request
+        /// A key whose value each request scope supplies (``RouteRegistry/registerSupplied(_:file:line:)``):
+        /// never built, so not offered as a public scope.
+        case supplied
     }
 
     @usableFromInline let kind: Kind
@@ -34,10 +38,26 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     /// One instance per registry, built when the registry is sealed.
     public static let eagerSingleton = Scope(.eagerSingleton)
 
-    /// One instance per user-created scope (a signed-in session, a request), released by ``CustomScope/reset()``.
+    /// One instance per open ``RequestScope``, shared by every lookup made in it (concurrent ones too: built
+    /// exactly once), never shared with another scope, released when the scope ends.
+    ///
+    /// Look such a key up through the scope (``RequestScope/makeDestination(to:isolation:)``,
+    /// ``RequestScope/makeDestinationAsync(to:)``), or from any factory running in one of its lookups;
+    /// anywhere else the lookup fails with ``RouteError/Code/outsideRequestScope``.
+    public static let request = Scope(.request)
+    /// How a key registered with ``RouteRegistry/registerSupplied(_:file:line:)`` lives: supplied by each
+    /// request scope.
+    static let supplied = Scope(.supplied)
+
+    /// One instance per user-created scope (a signed-in session, a document), released by
+    /// ``CustomScope/reset()``. It is one bucket shared by every lookup until reset: for one instance per
+    /// request, use ``request``.
     /// - Parameter scope: The scope that holds the instances.
     /// - Returns: A scope value for a registration.
     public static func custom(_ scope: CustomScope) -> Scope { Scope(.custom, custom: scope) }
+
+    /// Whether the instance lives in an open request scope (request-scoped or supplied).
+    var isPerRequest: Bool { kind == .request || kind == .supplied }
 
     /// Whether instances outlive a single top-level lookup.
     @usableFromInline var isShared: Bool { kind != .transient && kind != .graph }
@@ -48,9 +68,10 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .transient: return 0
         case .graph: return 1
-        case .custom: return 2
-        case .weakSingleton: return 3
-        case .singleton, .eagerSingleton: return 4
+        case .request, .supplied: return 2
+        case .custom: return 3
+        case .weakSingleton: return 4
+        case .singleton, .eagerSingleton: return 5
         }
     }
 
@@ -63,6 +84,8 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
         case .weakSingleton: return "a weak singleton"
         case .eagerSingleton: return "an eager singleton"
         case .custom: return "scoped to \(customScope?.description ?? "a custom scope")"
+        case .request: return "request-scoped"
+        case .supplied: return "supplied by each request scope"
         }
     }
 
@@ -75,6 +98,8 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
         case .weakSingleton: return "weakSingleton"
         case .eagerSingleton: return "eagerSingleton"
         case .custom: return "custom(\(customScope?.name ?? "?"))"
+        case .request: return "request"
+        case .supplied: return "supplied"
         }
     }
 

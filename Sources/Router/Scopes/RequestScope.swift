@@ -1,0 +1,341 @@
+import Synchronization
+
+/// The scope of one request (or any unit of work with a start and an end): it supplies the values declared
+/// with ``RouteRegistry/registerSupplied(_:file:line:)`` and holds the ``Scope/request`` instances made in
+/// it, and it is the door for the request's lookups.
+///
+/// Open one per request with ``RouteRegistry/openRequestScope()``: one small allocation, no `seal()`, no
+/// child registry. Every factory that a lookup through the scope runs, at any depth, synchronous or async,
+/// sees the scope through the running lookup: `r.resolve`, `r.resolveAsync`, the registry's own
+/// `makeDestination` called from a factory, and the `Lazy`s and `Provider`s made in the lookup. Nothing is
+/// global: concurrent requests each have their own scope and never share its instances.
+///
+/// ```swift
+/// let scope = registry.openRequestScope()
+/// defer { scope.end() }
+/// try scope.supply(RequestInfo(path: "/orders"), for: .requestInfo)
+/// let handler = try scope.makeDestination(to: .orderHandler)
+/// ```
+///
+/// ``end()`` releases the scope's instances and supplied values (dropping the last reference to the scope
+/// does too); a later lookup through it throws ``RouteError/Code/scopeClosed``.
+public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked: its mutable state is read and written only under the creation coordinator's lock
+    // (`withState`), the lock its cells are claimed and published under anyway; `registry` is a `let`.
+    // So a scope needs no lock of its own, and opening one allocates the scope and nothing else.
+
+    /// A supplied value, boxed so that a lookup reads it back with a class cast.
+    // @unchecked: made only by `supply(_:for:)`, whose `Value` is `Sendable`; the value never changes.
+    private final class Supplied<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// What the scope holds: the cells of the request-scoped registrations looked up in it, by registration,
+    /// and the supplied values, the first kept inline (most requests supply one).
+    private struct State {
+        var cells: [ObjectIdentifier: AnyObject] = [:]
+        var firstSupplied: (id: KeyID, box: AnyObject)?
+        var moreSupplied: [(id: KeyID, box: AnyObject)] = []
+
+        /// The box supplied for key `id`.
+        func suppliedBox(_ id: KeyID) -> AnyObject? {
+            if let first = firstSupplied, first.id == id { return first.box }
+            for item in moreSupplied where item.id == id { return item.box }
+            return nil
+        }
+    }
+
+    /// The registry the scope was opened on: its lookups are that registry's.
+    let registry: RouteRegistry
+    private var state = State()
+    /// Set by ``end()`` under the lock, read without it by every lookup's door.
+    private let ended = Atomic<Bool>(false)
+
+    init(registry: RouteRegistry) {
+        self.registry = registry
+    }
+
+    /// Runs `body` on the scope's state, holding the creation coordinator's lock. `body` must not release
+    /// anything that may hold user objects (move it out and release it after).
+    private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try CreationCoordinator.run { _ in try body(&state) }
+    }
+
+    /// Supplies the value of a key declared with ``RouteRegistry/registerSupplied(_:file:line:)``, for every
+    /// lookup in this scope. Each key is supplied once per scope.
+    /// - Parameters:
+    ///   - value: The value, e.g. the request's context.
+    ///   - key: The supplied key.
+    /// - Throws: ``RouteError``: ``RouteError/Code/notSupplied`` when `key` is not declared as supplied or
+    ///   was supplied already, ``RouteError/Code/scopeClosed`` after ``end()``,
+    ///   ``RouteError/Code/notSealed`` before the registry is sealed.
+    public func supply<Destination: Sendable>(_ value: Destination, for key: RoutableService<Destination>) throws {
+        let table = try registry.table()
+        let keyDescription = key.keyDescription
+        guard let entry = table.primary(key.id, name: key.name), entry.scope.kind == .supplied else {
+            throw RouteError(
+                .notSupplied, key: keyDescription.full,
+                reason:
+                    "\(keyDescription.full) is not declared as supplied by request scopes, so a scope cannot supply it.",
+                hint: "Declare it with registry.registerSupplied(\(keyDescription.short)) before sealing.")
+        }
+        let box = Supplied(value)
+        let outcome = withState { state -> Int in
+            if ended.load(ordering: .relaxed) { return 1 }
+            if state.suppliedBox(entry.id) != nil { return 2 }
+            if state.firstSupplied == nil {
+                state.firstSupplied = (entry.id, box)
+            } else {
+                state.moreSupplied.append((entry.id, box))
+            }
+            return 0
+        }
+        switch outcome {
+        case 1: throw RouteError.requestScopeEnded(keyDescription, path: [keyDescription.short])
+        case 2:
+            throw RouteError(
+                .notSupplied, key: keyDescription.full,
+                reason: "\(keyDescription.full) was already supplied to this request scope.",
+                hint: "Supply each key once per scope; open a new scope for a new request.")
+        default: return
+        }
+    }
+
+    /// Makes the destination of `key` in this scope: request-scoped instances are this scope's, supplied keys
+    /// read what ``supply(_:for:)`` gave.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
+    ///     may run main-actor factories, synchronously.
+    /// - Returns: The destination, fully prepared.
+    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestination(to:isolation:)``, and
+    ///   ``RouteError/Code/scopeClosed`` after ``end()``.
+    public func makeDestination<Destination>(
+        to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
+    ) throws -> Destination {
+        try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
+            try resolver.resolve(key)
+        }
+    }
+
+    /// Makes the destination of a key registered with arguments, in this scope.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - first: The factory's first argument.
+    ///   - rest: Its other arguments, in order.
+    ///   - isolation: The caller's isolation; leave the default.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestination(to:arguments:_:isolation:)``, and
+    ///   ``RouteError/Code/scopeClosed`` after ``end()``.
+    public func makeDestination<Destination, First, each Argument>(
+        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
+        isolation: isolated (any Actor)? = #isolation
+    ) throws -> Destination {
+        let given = ArgumentList(first, repeat each rest)
+        return try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
+            let entry = try resolver.entry(for: key, taking: given)
+            try resolver.checkTakesArguments(entry, given: given)
+            return try resolver.build(entry, input: given)
+        }
+    }
+
+    /// Makes the destination of `key` in this scope from async code; keys with async factories need this
+    /// form. The lookup runs on the caller's executor, as ``RouteRegistry/makeDestinationAsync(to:)``.
+    /// - Parameter key: The key.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestinationAsync(to:)``, and
+    ///   ``RouteError/Code/scopeClosed`` after ``end()``.
+    public nonisolated(nonsending) func makeDestinationAsync<Destination>(
+        to key: RoutableService<Destination>
+    ) async throws -> Destination {
+        let table: SealedTable
+        do {
+            try checkOpen(key.keyDescription)
+            table = try registry.table()
+        } catch {
+            throw registry.report(error)
+        }
+        let session = Resolver.beginAsync(
+            in: table, of: registry, reporting: true, onMainActor: MainActorCheck.isMainActor(#isolation))
+        var resolver = Resolver(state: session.state)
+        // Kept to the end of the lookup, so that the preparations it drains see the scope too.
+        let replaced = session.state.enterRequestScope(self)
+        defer {
+            session.state.leaveRequestScope(replaced)
+            withExtendedLifetime(table) {}
+        }
+        do {
+            let made = try await resolver.buildAsync(try resolver.entry(for: key))
+            try session.finish(&resolver, of: registry)
+            return made
+        } catch {
+            throw session.fail(error, &resolver, of: registry, reporting: true)
+        }
+    }
+
+    /// Releases every request-scoped instance and supplied value the scope holds; later lookups through it
+    /// throw ``RouteError/Code/scopeClosed``. Calling it again does nothing.
+    public func end() {
+        let released = withState { state in
+            ended.store(true, ordering: .relaxed)
+            let taken = state
+            state = State()
+            return taken
+        }
+        withExtendedLifetime(released) {}  // released here, outside the lock
+    }
+
+    /// Whether ``end()`` was called.
+    public var isEnded: Bool { ended.load(ordering: .acquiring) }
+
+    /// How many request-scoped instances the scope holds now (supplied values not counted).
+    public var count: Int {
+        withState { state in state.cells.values.count { ($0 as? CreationCell)?.isPublished ?? false } }
+    }
+
+    /// The scope as it reads in messages.
+    public var description: String { "RequestScope(\(isEnded ? "ended" : "open"))" }
+
+    // MARK: What lookups read
+
+    /// Throws when the scope was ended.
+    private func checkOpen(_ key: KeyDescription) throws {
+        if isEnded { throw RouteError.requestScopeEnded(key, path: [key.short]) }
+    }
+
+    /// Runs `body` as a lookup of the registry in this scope (through the registry's door).
+    private func lookup<Result>(
+        _ key: KeyDescription, onMainActor: Bool, _ body: (inout Resolver) throws -> Result
+    ) throws -> Result {
+        do {
+            try checkOpen(key)
+        } catch {
+            throw registry.report(error)
+        }
+        return try registry.lookup(onMainActor: onMainActor) { resolver in
+            let replaced = resolver.state.enterRequestScope(self)
+            defer { resolver.state.leaveRequestScope(replaced) }
+            return try body(&resolver)
+        }
+    }
+
+    /// The cell of a request-scoped registration in this scope; nil once the scope was ended.
+    func cell<Value>(for entry: Entry<Value>) -> SharedCell<Value>? {
+        let id = ObjectIdentifier(entry)
+        return withState { state -> SharedCell<Value>? in
+            if ended.load(ordering: .relaxed) { return nil }
+            if let existing = state.cells[id] as? SharedCell<Value> { return existing }
+            // Made under the lock: an empty cell holds nothing of the user's.
+            let made = SharedCell<Value>()
+            state.cells[id] = made
+            return made
+        }
+    }
+
+    /// What a lookup of a supplied key finds in the scope.
+    enum SuppliedValue<Value> {
+        case value(Value)
+        case missing
+        case ended
+    }
+
+    /// The value supplied for `entry`'s key.
+    func supplied<Value>(for entry: Entry<Value>) -> SuppliedValue<Value> {
+        let found = withState { state -> AnyObject?? in
+            if ended.load(ordering: .relaxed) { return .none }
+            return .some(state.suppliedBox(entry.id))
+        }
+        guard let found else { return .ended }
+        // Stored by `supply(_:for:)` as `Supplied<Value>` of the same key's destination type.
+        guard let value = found.flatMap({ Self.unbox($0, as: Value.self) }) else { return .missing }
+        return .value(value)
+    }
+
+    /// A supplied value, read back as the key's type.
+    private static func unbox<Value>(_ box: AnyObject, as type: Value.Type) -> Value? {
+        (box as? Supplied<Value>)?.value
+    }
+}
+
+extension RouteRegistry {
+    /// Declares `key` as supplied by each request scope: its value is what the lookup's ``RequestScope``
+    /// was given with ``RequestScope/supply(_:for:)``, e.g. the request's context. There is no factory and no
+    /// placeholder: sealing checks every declared edge to it like any other key, and a longer-lived shared
+    /// registration (a singleton) that declares one is a ``RouteError/Code/captiveDependency``.
+    ///
+    /// Looked up outside a request scope it fails with ``RouteError/Code/outsideRequestScope``; in a scope that
+    /// did not supply it, with ``RouteError/Code/notSupplied``.
+    /// - Parameters:
+    ///   - key: The key the request scopes supply.
+    ///   - file: The registering file, for messages (leave the default).
+    ///   - line: The registering line, for messages (leave the default).
+    /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
+    public func registerSupplied<Destination>(
+        _ key: RoutableService<Destination>, file: StaticString = #fileID, line: UInt = #line
+    ) throws {
+        let keyDescription = key.keyDescription
+        // Never called: a supplied key's lookup reads the scope (`Resolver.suppliedValue`).
+        var spec = RegistrationSpec<Destination> { resolver in
+            throw RouteError.outsideRequestScope(keyDescription, path: resolver.pathHere(keyDescription.short))
+        }
+        spec.scope = .supplied
+        _ = try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
+    }
+
+    /// Opens a scope for one request: the door for its lookups, the holder of its ``Scope/request`` instances
+    /// and supplied values. Cheap (one allocation); end it with ``RequestScope/end()``.
+    /// - Returns: The open scope.
+    public func openRequestScope() -> RequestScope {
+        RequestScope(registry: self)
+    }
+}
+
+extension RouteError {
+    /// ``outsideRequestScope(_:path:)`` for a key with no registration at hand.
+    static func outsideRequestScope(_ key: KeyDescription, path: [String]) -> RouteError {
+        RouteError(
+            .outsideRequestScope, key: key.full, path: path,
+            reason: "\(key.full) is supplied by each request scope, but this lookup runs outside any request scope.",
+            hint: "Look it up through the request's scope (registry.openRequestScope()).")
+    }
+}
+
+extension Resolver {
+    /// The request scope a request-scoped or supplied `entry` is looked up in: the running lookup's.
+    /// Throws when the lookup runs in none, the scope was ended, or a longer-lived shared instance is being
+    /// built on the path to it (it would capture one request's instance).
+    func requestScope(for entry: AnyEntry) throws -> RequestScope {
+        guard let scope = state.requestScope else {
+            throw RouteError.outsideRequestScope(entry, path: pathTo(entry.key.short))
+        }
+        var cursor = top
+        while let frame = cursor {
+            let holder = frame.entry.object
+            if holder.isShared && holder.scope.lifetimeRank > entry.scope.lifetimeRank {
+                throw RouteError.requestCaptive(holder, entry, path: pathTo(entry.key.short))
+            }
+            cursor = frame.parent
+        }
+        return scope
+    }
+
+    /// The value the running lookup's request scope supplies for `entry`.
+    mutating func suppliedValue<Destination>(_ entry: Entry<Destination>) throws -> Destination {
+        let scope = try requestScope(for: entry)
+        switch scope.supplied(for: entry) {
+        case .value(let value): return value
+        case .missing: throw RouteError.notSupplied(entry, path: pathTo(entry.key.short))
+        case .ended: throw RouteError.requestScopeEnded(entry.key, path: pathTo(entry.key.short))
+        }
+    }
+
+    /// The cell of a request-scoped `entry` in the running lookup's request scope.
+    func requestCell<Destination>(for entry: Entry<Destination>) throws -> SharedCell<Destination> {
+        let scope = try requestScope(for: entry)
+        guard let cell = scope.cell(for: entry) else {
+            throw RouteError.requestScopeEnded(entry.key, path: pathTo(entry.key.short))
+        }
+        return cell
+    }
+}
