@@ -20,6 +20,8 @@ let package = Package(
         .package(name: "Router", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        // Hummingbird's own dependency, named for the tests' `HTTPField.Name`.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The service: its modules, request scope, routes and lifecycle; a library, so that the tests see it.
@@ -36,6 +38,7 @@ let package = Package(
             dependencies: [
                 .target(name: "App"), router, routerTesting,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,12 +26,14 @@ public struct AppRequestContext: RequestContext {
 /// Opens a request scope per request, supplies the request's facts to it, and ends it when the response
 /// is made: what the scope made for this request is released then, and no other request ever sees it.
 public struct RequestScopeMiddleware: RouterMiddleware {
+    /// The service's context.
     public typealias Context = AppRequestContext
     let registry: RouteRegistry
 
     /// Opens scopes in `registry`.
     public init(registry: RouteRegistry) { self.registry = registry }
 
+    /// Runs the rest of the chain in a new request scope, and ends it.
     public func handle(
         _ request: Request, context: AppRequestContext,
         next: (Request, AppRequestContext) async throws -> Response
@@ -39,7 +41,9 @@ public struct RequestScopeMiddleware: RouterMiddleware {
         let scope = registry.openRequestScope()
         defer { scope.end() }
         let number = try registry.makeDestination(to: .counter).next()
-        try scope.supply(RequestInfo(number: number, user: request.headers[.init("X-User")!]), for: .requestInfo)
+        try scope.supply(
+            RequestInfo(number: number, user: request.headers.first { $0.name.canonicalName == "x-user" }?.value),
+            for: .requestInfo)
         var context = context
         context.scope = scope
         return try await next(request, context)
@@ -53,6 +57,7 @@ public struct RouteErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The middleware.
     public init() {}
 
+    /// Runs the rest of the chain, mapping the `RouteError` it throws.
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -123,6 +128,7 @@ public struct RegistryService: Service {
     /// Shuts `registry` down on graceful shutdown.
     public init(registry: RouteRegistry) { self.registry = registry }
 
+    /// Waits for graceful shutdown, then shuts the registry down.
     public func run() async throws {
         // Wait for the group's graceful shutdown (SIGTERM, SIGINT, or another service ending).
         try? await gracefulShutdown()

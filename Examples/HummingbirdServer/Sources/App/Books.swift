@@ -84,12 +84,14 @@ public actor SimulatedConnectionPool: ConnectionPool {
         return SimulatedConnectionPool(size: size, events: events)
     }
 
+    /// Runs `body` with the next connection, or throws ``PoolClosed`` once closed.
     public func withConnection<T: Sendable>(_ body: @Sendable (Int) throws -> T) async throws -> T {
         guard isOpen else { throw PoolClosed() }
         next = (next + 1) % size
         return try body(next)
     }
 
+    /// Closes the pool, once.
     public func close() async {
         guard isOpen else { return }
         isOpen = false
@@ -99,6 +101,7 @@ public actor SimulatedConnectionPool: ConnectionPool {
 
 /// What a closed pool throws.
 public struct PoolClosed: Error, CustomStringConvertible {
+    /// Says so.
     public var description: String { "The connection pool is closed." }
 }
 
@@ -114,11 +117,13 @@ public actor PooledBookRepository: BookRepository {
         self.events = events
     }
 
+    /// Every book, read through a connection.
     public func all() async throws -> [Book] {
         let books = self.books
         return try await pool.withConnection { _ in books }
     }
 
+    /// The book `id`, or ``BookNotFound``.
     public func book(_ id: Int) async throws -> Book {
         let books = self.books
         guard let found = try await pool.withConnection({ _ in books.first { $0.id == id } }) else {
@@ -127,6 +132,7 @@ public actor PooledBookRepository: BookRepository {
         return found
     }
 
+    /// Adds a book, numbered in order.
     public func add(title: String, addedBy: String) async throws -> Book {
         let book = Book(id: books.count + 1, title: title, addedBy: addedBy)
         try await pool.withConnection { _ in () }

@@ -13,6 +13,7 @@ public struct InfrastructureModule: RouteModule {
         self.poolSize = poolSize
     }
 
+    /// Registers the singletons.
     public func register(in registry: RouteRegistry) throws {
         let events = self.events
         let poolSize = self.poolSize
@@ -42,6 +43,7 @@ public struct RequestModule: RouteModule {
     /// The module.
     public init() {}
 
+    /// Registers the supplied key and the request-scoped ones.
     public func register(in registry: RouteRegistry) throws {
         try registry.registerSupplied(.requestInfo)
 

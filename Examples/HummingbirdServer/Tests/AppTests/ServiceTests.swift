@@ -1,5 +1,6 @@
 import App
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Router
@@ -9,7 +10,11 @@ import Testing
 /// The service's routes, request scope, test overrides and shutdown, through Hummingbird's test client:
 /// `.router` sends requests straight to the router, `.live` starts a real server on a free port.
 @Suite struct ServiceTests {
-    let user: HTTPFields = [.init("X-User")!: "ann"]
+    let user: HTTPFields
+
+    init() throws {
+        user = [try #require(HTTPField.Name("X-User")): "ann"]
+    }
 
     func body(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
 
