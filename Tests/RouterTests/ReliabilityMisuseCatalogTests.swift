@@ -366,7 +366,7 @@ extension RelMisuse {
         RelMisuse(
             name: "async factory with an unsupported scope", code: .validationFailed,
             message:
-                "Sealing found 1 problem:\n- RoutableService<RelStore> has an async factory and the scope weakSingleton, which async factories do not support. Hint: Use transient, graph, singleton or eagerSingleton for async factories.",
+                "Sealing found 1 problem:\n- RoutableService<RelStore> has an async factory and the scope weakSingleton, which async factories do not support. Hint: Use transient, graph, singleton, eagerSingleton or request for async factories.",
             seal: false,
             afterwards: .staysOpenWithSameError,
             setUp: { try $0.registerAsync(.relStore) { _ in RelStoreImpl(serial: 1) }.scope(.weakSingleton) },

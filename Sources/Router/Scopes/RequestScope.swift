@@ -19,7 +19,11 @@ import Synchronization
 ///
 /// ``end()`` releases the scope's instances and supplied values (dropping the last reference to the scope
 /// does too); a later lookup through it throws ``RouteError/Code/scopeClosed``.
-public final class RequestScope: Sendable, CustomStringConvertible {
+public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
+    // @unchecked: its mutable state is read and written only under the creation coordinator's lock
+    // (`withState`), the lock its cells are claimed and published under anyway; `registry` is a `let`.
+    // So a scope needs no lock of its own, and opening one allocates the scope and nothing else.
+
     /// A supplied value, boxed so that a lookup reads it back with a class cast.
     // @unchecked: made only by `supply(_:for:)`, whose `Value` is `Sendable`; the value never changes.
     private final class Supplied<Value>: @unchecked Sendable {
@@ -27,14 +31,15 @@ public final class RequestScope: Sendable, CustomStringConvertible {
         init(_ value: Value) { self.value = value }
     }
 
-    /// Cells and supplied values. The first supplied value is kept inline: most requests supply one.
+    /// What the scope holds: the cells of the request-scoped registrations looked up in it, by registration,
+    /// and the supplied values, the first kept inline (most requests supply one).
     private struct State {
         var cells: [ObjectIdentifier: AnyObject] = [:]
         var firstSupplied: (id: KeyID, box: AnyObject)?
         var moreSupplied: [(id: KeyID, box: AnyObject)] = []
-        var ended = false
 
-        func supplied(_ id: KeyID) -> AnyObject? {
+        /// The box supplied for key `id`.
+        func suppliedBox(_ id: KeyID) -> AnyObject? {
             if let first = firstSupplied, first.id == id { return first.box }
             for item in moreSupplied where item.id == id { return item.box }
             return nil
@@ -43,20 +48,18 @@ public final class RequestScope: Sendable, CustomStringConvertible {
 
     /// The registry the scope was opened on: its lookups are that registry's.
     let registry: RouteRegistry
-    private let state = Mutex(State())
+    private var state = State()
+    /// Set by ``end()`` under the lock, read without it by every lookup's door.
+    private let ended = Atomic<Bool>(false)
 
     init(registry: RouteRegistry) {
         self.registry = registry
     }
 
-    deinit {
-        // The instances go with the scope; moved out so that their `deinit`s run outside the lock.
-        let released = state.withLock { state in
-            let taken = (state.cells, state.firstSupplied, state.moreSupplied)
-            state.cells = [:]
-            return taken
-        }
-        withExtendedLifetime(released) {}
+    /// Runs `body` on the scope's state, holding the creation coordinator's lock. `body` must not release
+    /// anything that may hold user objects (move it out and release it after).
+    private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try CreationCoordinator.run { _ in try body(&state) }
     }
 
     /// Supplies the value of a key declared with ``RouteRegistry/registerSupplied(_:file:line:)``, for every
@@ -78,9 +81,9 @@ public final class RequestScope: Sendable, CustomStringConvertible {
                 hint: "Declare it with registry.registerSupplied(\(keyDescription.short)) before sealing.")
         }
         let box = Supplied(value)
-        let outcome = state.withLock { state -> Int in
-            if state.ended { return 1 }
-            if state.supplied(entry.id) != nil { return 2 }
+        let outcome = withState { state -> Int in
+            if ended.load(ordering: .relaxed) { return 1 }
+            if state.suppliedBox(entry.id) != nil { return 2 }
             if state.firstSupplied == nil {
                 state.firstSupplied = (entry.id, box)
             } else {
@@ -174,23 +177,21 @@ public final class RequestScope: Sendable, CustomStringConvertible {
     /// Releases every request-scoped instance and supplied value the scope holds; later lookups through it
     /// throw ``RouteError/Code/scopeClosed``. Calling it again does nothing.
     public func end() {
-        let released = state.withLock { state in
-            let taken = (state.cells, state.firstSupplied, state.moreSupplied)
-            state.cells = [:]
-            state.firstSupplied = nil
-            state.moreSupplied = []
-            state.ended = true
+        let released = withState { state in
+            ended.store(true, ordering: .relaxed)
+            let taken = state
+            state = State()
             return taken
         }
         withExtendedLifetime(released) {}  // released here, outside the lock
     }
 
     /// Whether ``end()`` was called.
-    public var isEnded: Bool { state.withLock { $0.ended } }
+    public var isEnded: Bool { ended.load(ordering: .acquiring) }
 
     /// How many request-scoped instances the scope holds now (supplied values not counted).
     public var count: Int {
-        state.withLock { state in state.cells.values.count { ($0 as? CreationCell)?.isPublished ?? false } }
+        withState { state in state.cells.values.count { ($0 as? CreationCell)?.isPublished ?? false } }
     }
 
     /// The scope as it reads in messages.
@@ -221,10 +222,11 @@ public final class RequestScope: Sendable, CustomStringConvertible {
 
     /// The cell of a request-scoped registration in this scope; nil once the scope was ended.
     func cell<Value>(for entry: Entry<Value>) -> SharedCell<Value>? {
-        state.withLock { state -> SharedCell<Value>? in
-            if state.ended { return nil }
-            let id = ObjectIdentifier(entry)
+        let id = ObjectIdentifier(entry)
+        return withState { state -> SharedCell<Value>? in
+            if ended.load(ordering: .relaxed) { return nil }
             if let existing = state.cells[id] as? SharedCell<Value> { return existing }
+            // Made under the lock: an empty cell holds nothing of the user's.
             let made = SharedCell<Value>()
             state.cells[id] = made
             return made
@@ -240,9 +242,9 @@ public final class RequestScope: Sendable, CustomStringConvertible {
 
     /// The value supplied for `entry`'s key.
     func supplied<Value>(for entry: Entry<Value>) -> SuppliedValue<Value> {
-        let found = state.withLock { state -> AnyObject?? in
-            if state.ended { return .none }
-            return .some(state.supplied(entry.id))
+        let found = withState { state -> AnyObject?? in
+            if ended.load(ordering: .relaxed) { return .none }
+            return .some(state.suppliedBox(entry.id))
         }
         guard let found else { return .ended }
         // Stored by `supply(_:for:)` as `Supplied<Value>` of the same key's destination type.
