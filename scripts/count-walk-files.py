@@ -24,6 +24,14 @@ import sys
 from collections import defaultdict
 
 
+def is_standard_library(function: str) -> bool:
+    """Whether `function` is the standard library's code specialized for Router's types (`$ss…`, or `$sS` and
+    a standard type's letter, e.g. `$sSD…` for Dictionary): its debug information names whichever Router file
+    the compiler emitted the specialization into, often one the walk never runs (a dictionary lookup of the
+    creation machine was filed under Diagnostics/RegistrationTrials.swift, which merely uses the same type)."""
+    return re.match(r"\$s(s|S[a-zA-Z])", function) is not None
+
+
 def files_with_instructions(profile: str) -> dict[str, int]:
     """Instructions per file of Sources/Router (paths relative to it), for the files that have any."""
     names = {}
@@ -39,7 +47,7 @@ def files_with_instructions(profile: str) -> dict[str, int]:
 
     cost = defaultdict(int)
     function_file = current = None
-    skip_next = False
+    skip_next = in_library = False
     with open(profile) as f:
         for line in f:
             line = line.rstrip("\n")
@@ -49,8 +57,11 @@ def files_with_instructions(profile: str) -> dict[str, int]:
                 current = name("fl", line[3:])
             elif line.startswith("fn="):
                 current = function_file
+                in_library = is_standard_library(name("fn", line[3:]))
             elif line.startswith(("cfi=", "cfl=")):
                 name("fl", line[4:])  # names a file the first time it is mentioned, even as a callee's
+            elif line.startswith("cfn="):
+                name("fn", line[4:])  # and a function
             elif line.startswith("calls="):
                 skip_next = True
             elif line and (line[0].isdigit() or line[0] in "+-*"):
@@ -58,7 +69,7 @@ def files_with_instructions(profile: str) -> dict[str, int]:
                     skip_next = False
                     continue
                 parts = line.split()
-                if len(parts) >= 2 and current:
+                if len(parts) >= 2 and current and not in_library:
                     cost[current] += int(parts[1])
     return {
         path.split("/Sources/Router/")[1]: ir for path, ir in sorted(cost.items()) if "/Sources/Router/" in path and ir > 0

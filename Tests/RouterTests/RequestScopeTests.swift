@@ -54,15 +54,27 @@ private func requestRegistry(
     }
 }
 
-/// Runs an async scenario to its end on a thread of its own, under the hang detector.
-private func asyncScenarioFinishes(_ body: @escaping @Sendable () async -> Void) -> Bool {
-    finishesOnItsOwnThread(bound: 20) {
-        let done = DispatchSemaphore(value: 0)
+/// The hang detector for an async scenario: true when `body` finished within `bound` seconds. The test awaits
+/// whichever comes first, so a hung scenario is reported (and left suspended) instead of hanging the run; it
+/// blocks no thread, since a blocked thread of the concurrency pool could starve the scenario itself.
+private func asyncScenarioFinishes(bound: Int = 20, _ body: @escaping @Sendable () async -> Void) async -> Bool {
+    let first = TestLocked<Bool>(false)
+    return await withCheckedContinuation { (result: CheckedContinuation<Bool, Never>) in
+        let finish: @Sendable (Bool) -> Void = { finished in
+            let isFirst = first.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            if isFirst { result.resume(returning: finished) }
+        }
         Task {
             await body()
-            done.signal()
+            finish(true)
         }
-        done.wait()
+        Task {
+            try? await Task.sleep(for: .seconds(bound))
+            finish(false)
+        }
     }
 }
 
@@ -90,7 +102,7 @@ struct RequestScopeTests {
         }
     }
 
-    @Test func aRequestScopedAsyncInstanceIsMadeOnceForAsyncLetLookupsInOneScope() throws {
+    @Test func aRequestScopedAsyncInstanceIsMadeOnceForAsyncLetLookupsInOneScope() async throws {
         let built = Counter()
         let registry = try sealedRegistry { registry in
             try registry.registerSupplied(.requestInfo)
@@ -101,7 +113,7 @@ struct RequestScopeTests {
             }.scope(.request).dependencies(.initializer(.requestInfo))
         }
         let identities = TestLocked<[ObjectIdentifier]>([])
-        let finished = asyncScenarioFinishes {
+        let finished = await asyncScenarioFinishes {
             let scope = registry.openRequestScope()
             try? scope.supply(RequestInfoValue(id: 1), for: .requestInfo)
             async let a = scope.makeDestinationAsync(to: .requestUnit)
@@ -256,6 +268,24 @@ struct RequestScopeTests {
         #expect(unit.info.id == 11)
         #expect(unit === (try scope.makeDestination(to: .requestUnit)))
         #expect(built.value == 1)
+    }
+
+    @Test func theArgumentFormAndAProviderMadeInAScopedLookupSeeTheScope() throws {
+        let providers = TestLocked<[Provider<any RequestUnit>]>([])
+        let registry = try requestRegistry { registry in
+            try registry.register(.requestHolder, arguments: Int.self) { r, _ in
+                let provider = try r.provider(.requestUnit)
+                providers.withLock { $0.append(provider) }
+                return RequestHolderImpl(unit: try r.resolve(.requestUnit))
+            }
+        }
+        let scope = registry.openRequestScope()
+        try scope.supply(RequestInfoValue(id: 4), for: .requestInfo)
+        let unit = try scope.makeDestination(to: .requestUnit)
+        #expect(try scope.makeDestination(to: .requestHolder, arguments: 1).unit === unit)
+        // Called after the lookup that made it ended: it looks up in that lookup's scope.
+        let provider = try #require(providers.withLock { $0.first })
+        #expect(try provider() === unit)
     }
 
     // MARK: Errors

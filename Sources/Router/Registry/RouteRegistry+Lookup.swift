@@ -210,7 +210,7 @@ extension RouteRegistry {
     // MARK: The table a lookup reads
 
     /// The table lookups use: the sealed one, or this task's override layered over it.
-    @inlinable
+    @inlinable @inline(__always)
     func table() throws -> SealedTable {
         if let table = tableRef() { return table.object }
         return try tableSlow()

@@ -193,13 +193,15 @@ final class LookupState {
             withExtendedLifetime(dropped) {}
         }
         preparations.reset()
-        if creation.hasExtras {
-            for seen in creation.scopeGenerations { seen.scope.leave(seen.generation) }
-        }
         // Taken out of the part first: releasing them may run a `deinit` (a detached cell's instance) that
         // looks something up, which must not overlap this write (see the type's invariant).
-        let released = creation.reset()
-        withExtendedLifetime(released) {}
+        let transaction = creation.takeTransaction()
+        if creation.hasExtras {
+            for seen in creation.scopeGenerations { seen.scope.leave(seen.generation) }
+            let released = creation.takeExtras()
+            withExtendedLifetime(released) {}
+        }
+        withExtendedLifetime(transaction) {}
         #if DEBUG
             let problems = _checkInvariants(idle: true)
             assert(problems.isEmpty, "lookup state: \(problems.joined(separator: "; "))")
@@ -286,6 +288,7 @@ final class LookupState {
     func leaveRequestScope(_ previous: RequestScope?) {
         guard let previous else { return }
         creation.requestScope = previous
+        creation.hasExtras = true
     }
 
     /// The generation of `scope` this lookup uses: the one it saw first.
@@ -835,14 +838,17 @@ struct CreationScope {
 
     @usableFromInline init() {}
 
-    /// Forgets everything; the caller has left the scope generations. Returns what it forgot that holds
-    /// objects, for the caller to release once this access ended.
-    mutating func reset() -> (
-        CreationTransaction?, [(entry: ObjectIdentifier, cell: AnyObject)], GraphSnapshot?, RequestScope?
-    ) {
+    /// Forgets the transaction; returns it, for the caller to release once this access ended.
+    @inline(__always)
+    mutating func takeTransaction() -> CreationTransaction? {
         let transaction = ownTransaction
         ownTransaction = nil
-        guard hasExtras else { return (transaction, [], nil, nil) }
+        return transaction
+    }
+
+    /// Forgets the extras (the caller has left the scope generations). Returns what it forgot that holds
+    /// objects, for the caller to release once this access ended.
+    mutating func takeExtras() -> ([(entry: ObjectIdentifier, cell: AnyObject)], GraphSnapshot?, RequestScope?) {
         scopeGenerations.removeAll(keepingCapacity: true)
         let cells = detachedCells
         detachedCells = []
@@ -851,7 +857,7 @@ struct CreationScope {
         let scope = requestScope
         requestScope = nil
         hasExtras = false
-        return (transaction, cells, taken, scope)
+        return (cells, taken, scope)
     }
 }
 
@@ -1092,7 +1098,9 @@ final class ResolutionGraph {
     /// Forgets the pending preparations from `mark` on, the last first. Each is taken out of `pending`
     /// before it is released: its closure may hold the user's objects, whose `deinit` may look something
     /// up in this lookup, and so append to `pending`.
+    @inline(__always)
     func removePending(from mark: Int) {
+        guard pending.count > mark else { return }
         while let removed = pending.removeLast(downTo: mark) { _ = removed }
     }
 
@@ -1156,12 +1164,19 @@ final class ResolutionGraph {
     }
 
     /// The nearest node at or above `node` made from `entry`.
-    @inlinable
+    ///
+    /// One bounds check for the whole walk, on `node`: `push` gives every node a parent below its own index
+    /// (it reads the parent through the checked subscript), a node's `parent` never changes, and nodes leave
+    /// the list only all at once (`reset`), so each index on the way up is below `node` and so below `count`.
+    @inlinable @inline(__always)
     func ancestor(of node: Int32, entry: AnyEntry) -> Int32? {
+        precondition(Int(node) < nodes.count, "ancestor(of:) asked from a node the graph does not hold")
+        let target = Borrowed(entry)
         var index = node
         while index >= 0 {
-            if nodes[Int(index)].entryRef.refers(to: entry) { return index }
-            index = nodes[Int(index)].parent
+            let item = unsafe nodes.base[Int(index)]
+            if item.entryRef.refers(to: target) { return index }
+            index = item.parent
         }
         return nil
     }
@@ -1314,6 +1329,7 @@ struct GraphStack<Element>: ~Copyable {
 
     /// Takes the last element out, if there are more than `mark` (at least 0): the caller releases it after
     /// this access ends.
+    @inline(__always)
     mutating func removeLast(downTo mark: Int) -> Element? {
         guard count > max(mark, 0) else { return nil }
         count -= 1
