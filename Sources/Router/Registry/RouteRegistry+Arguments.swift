@@ -349,7 +349,14 @@ extension Resolver {
     mutating func build<Destination>(_ entry: Entry<Destination>, arguments handoff: ArgumentHandoff) throws
         -> Destination
     {
-        try state.withArguments(handoff) { try build(entry) }
+        try state.withArguments(handoff) {
+            // `build(_:)`'s common case, taken before it: unspecialised here, its test for a built singleton
+            // (which a transient never has) would ask the runtime for `Optional<Destination>` on every call.
+            if !tracing && graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
+                return try constructPlain(entry)
+            }
+            return try build(entry)
+        }
     }
 
     /// Resolves a key registered with arguments.
