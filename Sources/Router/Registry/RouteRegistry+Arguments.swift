@@ -459,7 +459,14 @@ struct ArgumentList {
         self.first = first
         self.second = second
         self.third = third
-        longList = count > 3 ? (First, repeat each Rest).self : nil
+        longList = count > 3 ? Self.tupleType(first, repeat each rest) : nil
+    }
+
+    /// The list as one tuple type: a runtime request per call in unspecialised code, so made only for the
+    /// rare list no registration takes.
+    @inline(never)
+    private static func tupleType<First, each Rest>(_: First.Type, _: repeat (each Rest).Type) -> Any.Type {
+        (First, repeat each Rest).self
     }
 
     /// Whether the two lists have the same types in the same order.

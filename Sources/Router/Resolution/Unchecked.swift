@@ -297,13 +297,11 @@ extension Registration {
         destination == ObjectIdentifier(Destination.self) && given.matches(expected)
     }
 
-    /// Copies out the values as `First, Argument…`; the caller checked ``fits(_:making:)``.
-    fileprivate func read<First, each Argument>(
-        _ first: First.Type, _ rest: repeat (each Argument).Type
-    ) -> (First, (repeat each Argument)) {
-        var cursor = unsafe ArgumentCursor(base: UnsafeMutableRawPointer(mutating: values))
-        let head = unsafe cursor.read(first)
-        return (head, (repeat unsafe cursor.read(each rest)))
+    /// A cursor over the values, to copy them out as the factory's types; the caller checked
+    /// ``fits(_:making:)``. (Read straight into the factory's call: a tuple of them would be a runtime
+    /// type request per call.)
+    @unsafe fileprivate func cursor() -> ArgumentCursor {
+        unsafe ArgumentCursor(base: UnsafeMutableRawPointer(mutating: values))
     }
 }
 
@@ -352,8 +350,8 @@ extension Resolver {
         takes expected: ArgumentList, for key: KeyDescription
     ) throws -> Destination {
         let handoff = try takeArguments(expected, making: Destination.self, for: key)
-        let (head, tail) = handoff.read(First.self, repeat (each Argument).self)
-        return try factory(&self, head, repeat each tail)
+        var values = unsafe handoff.cursor()
+        return try unsafe factory(&self, values.read(First.self), repeat values.read((each Argument).self))
     }
 
     /// ``callTakingArguments(_:takes:for:)`` for an async factory, which takes its arguments before its
@@ -364,8 +362,8 @@ extension Resolver {
         takes expected: ArgumentList, for key: KeyDescription
     ) async throws -> Destination {
         let handoff = try takeArguments(expected, making: Destination.self, for: key)
-        let (head, tail) = handoff.read(First.self, repeat (each Argument).self)
-        return try await factory(&self, head, repeat each tail)
+        var values = unsafe handoff.cursor()
+        return try await unsafe factory(&self, values.read(First.self), repeat values.read((each Argument).self))
     }
 }
 
