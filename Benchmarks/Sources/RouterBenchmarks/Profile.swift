@@ -1,14 +1,14 @@
 import Router
 import Swinject
 
-/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11> <handwired|router|swinject> <count>`: runs one variant of one
+/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11|s15n|s15|s15b> <handwired|router|swinject> <count>`: runs one variant of one
 /// scenario `count` times with no timing, for `valgrind --tool=callgrind`. Instructions per lookup are
 /// (Ir at count N − Ir at count 0) / N.
 func runProfile(_ arguments: [String]) throws -> UInt {
     guard arguments.count >= 3, let variant = Variant.Name(rawValue: arguments[1]), let count = Int(arguments[2])
     else {
         throw BenchmarkError.unexpected(
-            "usage: --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11> <handwired|router|swinject> <count>")
+            "usage: --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11|s15n|s15|s15b> <handwired|router|swinject> <count>")
     }
     let registry = RouteRegistry()
     let container = Container()
@@ -97,8 +97,29 @@ func runProfile(_ arguments: [String]) throws -> UInt {
             case .swinject: sum = mix(sum, required(container.resolve((any TreeRoot).self)))
             }
         }
+    case "s15n", "s15", "s15b":
+        // The same transient (one singleton dependency) looked up with no, one and two runtime arguments:
+        // s15 and s15b against s15n say what the arguments cost.
+        try registerGreetings(in: registry)
+        let clock = ClockImpl()
+        container.register((any Clock).self) { _ in ClockImpl() }.inObjectScope(.container)
+        container.register((any GreetingFor).self) { (r: Swinject.Resolver, times: Int) in
+            GreetingImpl(clock: required(r.resolve((any Clock).self)), name: "Ann", times: times)
+        }
+        try registry.seal()
+        let name = "Ann"
+        for index in 0..<count {
+            switch (variant, arguments[0]) {
+            case (.handwired, _): sum = mix(sum, makeGreetingByHand(clock, name, index))
+            case (.router, "s15n"): sum = mix(sum, try registry.makeDestination(to: .greeting))
+            case (.router, "s15"): sum = mix(sum, try registry.makeDestination(to: .greetingFor, arguments: index))
+            case (.router, _):
+                sum = mix(sum, try registry.makeDestination(to: .greetingForTimes, arguments: name, index))
+            case (.swinject, _): sum = mix(sum, required(container.resolve((any GreetingFor).self, argument: index)))
+            }
+        }
     default:
-        throw BenchmarkError.unexpected("--profile supports s1, s2, s3, s5, s6, s6p, s8, s10, s11")
+        throw BenchmarkError.unexpected("--profile supports s1, s2, s3, s5, s6, s6p, s8, s10, s11, s15n, s15, s15b")
     }
     return sum
 }

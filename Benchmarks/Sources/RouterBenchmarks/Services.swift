@@ -271,3 +271,54 @@ func registerCycle(in container: Container, onMakeA: (() -> Void)? = nil) {
         .initCompleted { r, b in b.a = r.resolve((any CycleA).self) }
         .inObjectScope(.graph)
 }
+
+// MARK: s15: runtime arguments (s15n: the same destination without them)
+
+protocol Clock: AnyObject {}
+final class ClockImpl: Clock {}
+/// s15's destination: a transient with one singleton dependency and values given at the lookup.
+protocol Greeting: AnyObject {}
+/// s15's destination, registered with one argument.
+protocol GreetingFor: AnyObject {}
+/// s15b's destination, registered with two arguments.
+protocol GreetingForTimes: AnyObject {}
+final class GreetingImpl: Greeting, GreetingFor, GreetingForTimes {
+    let clock: any Clock
+    let name: String
+    let times: Int
+    init(clock: any Clock, name: String, times: Int) {
+        self.clock = clock
+        self.name = name
+        self.times = times
+    }
+}
+extension RoutableService where Destination == any Clock {
+    static var clock: Self { Self(declaring: (any Clock).self) }
+}
+extension RoutableService where Destination == any Greeting {
+    static var greeting: Self { Self(declaring: (any Greeting).self) }
+}
+extension RoutableService where Destination == any GreetingFor {
+    static var greetingFor: Self { Self(declaring: (any GreetingFor).self) }
+}
+extension RoutableService where Destination == any GreetingForTimes {
+    static var greetingForTimes: Self { Self(declaring: (any GreetingForTimes).self) }
+}
+
+/// s15n, s15 and s15b's registrations: the same factory taking no, one and two runtime arguments.
+func registerGreetings(in registry: RouteRegistry) throws {
+    try registry.register(.clock) { _ in ClockImpl() }.scope(.singleton)
+    try registry.register(.greeting) { r in GreetingImpl(clock: try r.resolve(.clock), name: "Ann", times: 1) }
+    try registry.register(.greetingFor, arguments: Int.self) { r, times in
+        GreetingImpl(clock: try r.resolve(.clock), name: "Ann", times: times)
+    }
+    try registry.register(.greetingForTimes, arguments: String.self, Int.self) { r, name, times in
+        GreetingImpl(clock: try r.resolve(.clock), name: name, times: times)
+    }
+}
+
+/// Hand-wired: the singleton kept in a stored property, the greeting made with the values.
+@inline(never)
+func makeGreetingByHand(_ clock: any Clock, _ name: String, _ times: Int) -> GreetingImpl {
+    GreetingImpl(clock: clock, name: name, times: times)
+}

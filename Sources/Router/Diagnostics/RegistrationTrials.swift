@@ -14,8 +14,8 @@ public struct RegistrationInputs: Sendable {
     struct Maker: Sendable {
         let id: KeyID
         let name: String?
-        /// The argument list's type, for a registration with arguments; nil for a module's configuration.
-        let argumentTypes: ObjectIdentifier?
+        /// The argument types, for a registration with arguments; nil for a module's configuration.
+        let argumentTypes: ArgumentList?
         let make: @Sendable (RouteRegistry, _ onMainActor: Bool) async throws -> Void
     }
 
@@ -32,11 +32,12 @@ public struct RegistrationInputs: Sendable {
     public mutating func arguments<Destination, First: Sendable, each Argument: Sendable>(
         for key: RoutableService<Destination>, _ first: First, _ rest: repeat each Argument
     ) {
-        let given = SuppliedArguments(list: ArgumentList(first, repeat each rest))
+        let supplied = SuppliedArguments(first, repeat each rest)
         makers.append(
-            Maker(id: key.id, name: key.name, argumentTypes: ObjectIdentifier(given.list.metatype)) {
+            Maker(id: key.id, name: key.name, argumentTypes: ArgumentList(First.self, repeat (each Argument).self)) {
                 registry, onMainActor in
-                try await registry.makeForTrial(key, arguments: given.list, onMainActor: onMainActor)
+                try await registry.makeForTrial(
+                    key, arguments: supplied.first, repeat each supplied.rest, onMainActor: onMainActor)
             })
     }
 
@@ -56,17 +57,27 @@ public struct RegistrationInputs: Sendable {
 
     /// The input supplied for `entry`, if any.
     func maker(for entry: AnyEntry) -> Maker? {
-        let types = entry.argumentTypes.map(ObjectIdentifier.init)
-        return makers.last { $0.id == entry.id && $0.name == entry.key.name && $0.argumentTypes == types }
+        let types = entry.argumentList
+        return makers.last { maker in
+            guard maker.id == entry.id, maker.name == entry.key.name else { return false }
+            switch (maker.argumentTypes, types) {
+            case (nil, nil): return true
+            case (let supplied?, let taken?): return supplied.matches(taken)
+            default: return false
+            }
+        }
     }
 }
 
-/// Arguments of `Sendable` types (``RegistrationInputs/arguments(for:_:_:)`` requires it) in the immutable list
-/// that carries them to a factory.
-// @unchecked: `ArgumentList` is not `Sendable`, but its one maker here, `RegistrationInputs.arguments(for:_:_:)`,
-// takes only `Sendable` values, and the list is never changed after it is made.
-private struct SuppliedArguments: @unchecked Sendable {
-    let list: ArgumentList
+/// Supplied arguments, kept until their registration is made.
+private final class SuppliedArguments<First: Sendable, each Rest: Sendable>: Sendable {
+    let first: First
+    let rest: (repeat each Rest)
+
+    init(_ first: First, _ rest: repeat each Rest) {
+        self.first = first
+        self.rest = (repeat each rest)
+    }
 }
 
 /// What making one registration did, in ``RouteRegistry/makeEachRegistration(supplying:)``: the edges its
@@ -221,13 +232,17 @@ extension RouteRegistry {
     }
 
     /// Makes `key` with supplied arguments, through the async door (which runs a synchronous factory too).
-    nonisolated(nonsending) func makeForTrial<Destination>(
-        _ key: RoutableService<Destination>, arguments given: ArgumentList, onMainActor: Bool
+    nonisolated(nonsending) func makeForTrial<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument, onMainActor: Bool
     ) async throws {
-        _ = try await lookupAsync(reporting: false, onMainActor: onMainActor) { resolver in
-            let entry = try resolver.entry(for: key, taking: given)
-            try resolver.checkTakesArguments(entry, given: given)
-            return try await resolver.buildAsync(entry, input: given)
+        let given = ArgumentList(First.self, repeat (each Argument).self)
+        _ = try await ArgumentHandoff.withAsync(given, first, repeat each rest, making: Destination.self) {
+            handoff in
+            try await lookupAsync(reporting: false, onMainActor: onMainActor) { resolver in
+                let entry = try resolver.entry(for: key, taking: given)
+                try resolver.checkTakesArguments(entry, given: given)
+                return try await resolver.buildAsync(entry, arguments: handoff)
+            }
         }
     }
 

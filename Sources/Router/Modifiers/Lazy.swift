@@ -163,19 +163,20 @@ extension Resolver {
     public mutating func provider<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ rest: repeat (each Argument).Type
     ) throws -> Provider<Destination, First, repeat each Argument> {
-        let types = ArgumentList(types: first, repeat (each Argument).self)
+        let types = ArgumentList(first, repeat (each Argument).self)
         let entry = try entry(for: key, taking: types)
         try checkTakesArguments(entry, given: types)
         let table = self.table
         let origin = state.snapshotForDeferredLookups
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { (onMainActor: Bool, head: First, tail: repeat each Argument) in
-            let given = ArgumentList(head, repeat each tail)
-            return try Resolver.lookup(
-                in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
-            ) {
-                resolver in
-                try withExtendedLifetime(table) { try resolver.build(entry, input: given) }
+            try ArgumentHandoff.with(types, head, repeat each tail, making: Destination.self) { handoff in
+                try Resolver.lookup(
+                    in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
+                ) {
+                    resolver in
+                    try withExtendedLifetime(table) { try resolver.build(entry, arguments: handoff) }
+                }
             }
         }
     }

@@ -29,6 +29,9 @@ class AnyEntry: @unchecked Sendable {
     var configurationConforms: (@Sendable () -> Bool)? { options?.configurationConforms }
     /// For registrations that take runtime arguments: their types, as a tuple type.
     var argumentTypes: Any.Type? { options?.argumentTypes }
+    /// For registrations that take runtime arguments: their types one by one, which a lookup's are
+    /// compared with (no tuple type is made per lookup).
+    var argumentList: ArgumentList? { options?.argumentList }
     /// For adapters: the provided key the required key is joined to.
     var adapterTarget: KeyDescription? { options?.adapterTarget }
     /// Whether no other registration may serve this key's protocol.
@@ -45,7 +48,8 @@ class AnyEntry: @unchecked Sendable {
         id: KeyID, key: KeyDescription, scope: Scope, order: Int, dependencies: [RouteDependency],
         identifier: String?, isDefault: Bool, destinationType: Any.Type, site: RegistrationSite,
         needsPreparation: Bool, configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?,
-        adapterTarget: KeyDescription?, isExclusive: Bool, isMainActor: Bool, isOneOfMany: Bool = false
+        adapterTarget: KeyDescription?, isExclusive: Bool, isMainActor: Bool, isOneOfMany: Bool = false,
+        argumentList: ArgumentList? = nil
     ) {
         self.id = id
         self.key = key
@@ -62,7 +66,7 @@ class AnyEntry: @unchecked Sendable {
         if identifier != nil || configurationConforms != nil || argumentTypes != nil || adapterTarget != nil {
             self.options = Options(
                 identifier: identifier, configurationConforms: configurationConforms, argumentTypes: argumentTypes,
-                adapterTarget: adapterTarget)
+                argumentList: argumentList, adapterTarget: adapterTarget)
         } else {
             self.options = nil
         }
@@ -76,15 +80,17 @@ class AnyEntry: @unchecked Sendable {
         let identifier: String?
         let configurationConforms: (@Sendable () -> Bool)?
         let argumentTypes: Any.Type?
+        let argumentList: ArgumentList?
         let adapterTarget: KeyDescription?
 
         init(
             identifier: String?, configurationConforms: (@Sendable () -> Bool)?, argumentTypes: Any.Type?,
-            adapterTarget: KeyDescription?
+            argumentList: ArgumentList?, adapterTarget: KeyDescription?
         ) {
             self.identifier = identifier
             self.configurationConforms = configurationConforms
             self.argumentTypes = argumentTypes
+            self.argumentList = argumentList
             self.adapterTarget = adapterTarget
         }
     }

@@ -122,7 +122,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             needsPreparation: hasInjections || spec.didFinish != nil,
             configurationConforms: spec.configurationConforms, argumentTypes: spec.argumentTypes,
             adapterTarget: spec.adapterTarget, isExclusive: spec.isExclusive, isMainActor: spec.isMainActor,
-            isOneOfMany: spec.isOneOfMany)
+            isOneOfMany: spec.isOneOfMany, argumentList: spec.argumentList)
     }
 
     /// Makes a service registration with nothing but a factory: what ``RouteRegistry/register(_:file:line:factory:)``
@@ -175,6 +175,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         spec.configurationType = configurationMetatype
         spec.configurationConforms = configurationConforms
         spec.argumentTypes = argumentTypes
+        spec.argumentList = argumentList
         spec.adapterTarget = adapterTarget
         spec.asyncFactory = asyncFactory
         spec.isMainActor = isMainActor

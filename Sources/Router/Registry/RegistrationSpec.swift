@@ -20,6 +20,8 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     var configurationType: Any.Type?
     var configurationConforms: (@Sendable () -> Bool)?
     var argumentTypes: Any.Type?
+    /// `argumentTypes` one by one (see ``ArgumentList``).
+    var argumentList: ArgumentList?
     var adapterTarget: KeyDescription?
     var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
     var isMainActor = false

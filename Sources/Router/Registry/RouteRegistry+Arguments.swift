@@ -244,11 +244,13 @@ extension RouteRegistry {
         factory: @escaping @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
+        // Worked out once, here: a lookup compares its argument types with these one by one.
+        let expected = ArgumentList(First.self, repeat (each Argument).self)
         var spec = RegistrationSpec<Destination> { resolver in
-            let (head, tail) = try resolver.takeArguments((First, repeat each Argument).self, for: keyDescription)
-            return try factory(&resolver, head, repeat each tail)
+            try resolver.callTakingArguments(factory, takes: expected, for: keyDescription)
         }
         spec.argumentTypes = (First, repeat each Argument).self
+        spec.argumentList = expected
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
@@ -261,15 +263,16 @@ extension RouteRegistry {
             -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
+        let expected = ArgumentList(First.self, repeat (each Argument).self)
         var spec = RegistrationSpec<Destination> { resolver in
             throw RouteError.asyncOnly(keyDescription, path: resolver.pathHere(keyDescription.short))
         }
         spec.asyncFactory = { resolver in
             // Taken before the first await: the arguments are this factory's, not a later one's.
-            let (head, tail) = try resolver.takeArguments((First, repeat each Argument).self, for: keyDescription)
-            return try await factory(&resolver, head, repeat each tail)
+            try await resolver.callTakingArgumentsAsync(factory, takes: expected, for: keyDescription)
         }
         spec.argumentTypes = (First, repeat each Argument).self
+        spec.argumentList = expected
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
@@ -307,38 +310,53 @@ extension RouteRegistry {
         to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
         isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        let given = ArgumentList(first, repeat each rest)
-        return try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
-            let entry = try resolver.entry(for: key, taking: given)
-            try resolver.checkTakesArguments(entry, given: given)
-            return try resolver.build(entry, input: given)
+        let given = ArgumentList(First.self, repeat (each Argument).self)
+        return try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
+            try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
+                let entry = try resolver.entry(for: key, taking: given)
+                try resolver.checkTakesArguments(entry, given: given)
+                return try resolver.build(entry, arguments: handoff)
+            }
         }
     }
 }
 
 extension Resolver {
-    /// Takes the arguments handed to the factory that is starting (see `LookupState.withInput`), checked
-    /// against the types it takes: `expected` is `(First, repeat each Argument)`.
-    mutating func takeArguments<First, each Argument>(
-        _ expected: (First, repeat each Argument).Type, for key: KeyDescription
-    ) throws -> (First, (repeat each Argument)) {
-        let given = state.takeInput() as? ArgumentList
-        guard let given else {
+    /// Takes the arguments handed to the factory that is starting (see `LookupState.withArguments`),
+    /// checked against the types it takes (`expected`) and the type it makes.
+    mutating func takeArguments<Destination>(
+        _ expected: ArgumentList, making _: Destination.Type, for key: KeyDescription
+    ) throws -> ArgumentHandoff {
+        guard let handoff = state.takeArguments() else {
             throw RouteError(
                 .argumentMismatch, key: key.full, path: pathHere(key.short),
-                reason: "\(key.full) takes the arguments \(TypeName.arguments(expected)), but none were given.",
+                reason: "\(key.full) takes the arguments \(expected.types), but none were given.",
                 hint:
                     "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:)."
             )
         }
-        guard let taken = given.value as? (First, (repeat each Argument)) else {
+        guard handoff.fits(expected, making: Destination.self) else {
             throw RouteError(
                 .argumentMismatch, key: key.full, path: pathHere(key.short),
                 reason:
-                    "\(key.full) takes the arguments \(TypeName.arguments(expected)), but was given \(given.types).",
+                    "\(key.full) takes the arguments \(expected.types), but was given \(handoff.given.types).",
                 hint: "Pass arguments of exactly these types, in this order.")
         }
-        return taken
+        return handoff
+    }
+
+    /// Builds `entry` with runtime arguments handed to its factory.
+    mutating func build<Destination>(_ entry: Entry<Destination>, arguments handoff: ArgumentHandoff) throws
+        -> Destination
+    {
+        try state.withArguments(handoff) {
+            // `build(_:)`'s common case, taken before it: unspecialised here, its test for a built singleton
+            // (which a transient never has) would ask the runtime for `Optional<Destination>` on every call.
+            if !tracing && graphRef == nil && entry.isPlainTransient && depth < maxDepth && hasStackRoom {
+                return try constructPlain(entry)
+            }
+            return try build(entry)
+        }
     }
 
     /// Resolves a key registered with arguments.
@@ -353,10 +371,12 @@ extension Resolver {
     public mutating func resolve<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
     ) throws -> Destination {
-        let given = ArgumentList(first, repeat each rest)
+        let given = ArgumentList(First.self, repeat (each Argument).self)
         let entry = try entry(for: key, taking: given)
         try checkTakesArguments(entry, given: given)
-        return try state.withInput(given) { try build(entry) }
+        return try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
+            try build(entry, arguments: handoff)
+        }
     }
 
     /// The registration of `key` whose argument types are those `given` has: a key may be registered once
@@ -367,8 +387,7 @@ extension Resolver {
     ) throws -> Entry<Destination> {
         // Every candidate is filed under `key.id`, so `Entry.borrow`'s invariant covers each of them; the
         // table keeps them alive for the whole lookup.
-        let wanted = ObjectIdentifier(given.metatype)
-        func takesGiven(_ entry: AnyEntry) -> Bool { entry.argumentTypes.map(ObjectIdentifier.init) == wanted }
+        func takesGiven(_ entry: AnyEntry) -> Bool { entry.argumentList?.matches(given) ?? false }
         if let primary = table.primary(key.id, name: key.name), takesGiven(primary) {
             return try Entry<Destination>.borrow(Borrowed(primary)) { $0 }
         }
@@ -410,24 +429,56 @@ extension TypeName {
     }
 }
 
-/// Arguments on their way from a lookup to a factory: the values as `(first, (rest…))`, and their types
-/// as they read in messages. A class, so that a resolver holds it as a plain reference.
-@usableFromInline
-final class ArgumentList {
-    let value: Any
-    let metatype: Any.Type
+/// The types of a runtime-argument list, one by one: those a registration takes, or those a lookup
+/// gives. Made from the type parameters without making a tuple type (in unspecialised code that is a
+/// locked runtime cache lookup per call), and compared by the identity of each type.
+struct ArgumentList {
+    /// How many arguments.
+    let count: Int
+    /// The first three types. A registration takes one to three arguments, so a longer list matches none.
+    let first: Any.Type
+    let second: Any.Type?
+    let third: Any.Type?
+    /// For a list of more than three: the whole list as a tuple type, for messages. (Every field is a
+    /// plain word, so that a list is copied and dropped without reference counting.)
+    private let longList: Any.Type?
 
-    /// The types as they read in messages, e.g. `(String, Int)`; built on demand.
-    var types: String { TypeName.arguments(metatype) }
-
-    init<First, each Rest>(_ first: First, _ rest: repeat each Rest) {
-        value = (first, (repeat each rest))
-        metatype = (First, repeat each Rest).self
+    init<First, each Rest>(_ first: First.Type, _ rest: repeat (each Rest).Type) {
+        var count = 1
+        var second: Any.Type?
+        var third: Any.Type?
+        for type in repeat each rest {
+            count += 1
+            if count == 2 {
+                second = type
+            } else if count == 3 {
+                third = type
+            }
+        }
+        self.count = count
+        self.first = first
+        self.second = second
+        self.third = third
+        longList = count > 3 ? Self.tupleType(first, repeat each rest) : nil
     }
 
-    /// The types of an argument list, for checks made before any value exists.
-    init<First, each Rest>(types first: First.Type, _ rest: repeat (each Rest).Type) {
-        value = ()
-        metatype = (First, repeat each Rest).self
+    /// The list as one tuple type: a runtime request per call in unspecialised code, so made only for the
+    /// rare list no registration takes.
+    @inline(never)
+    private static func tupleType<First, each Rest>(_: First.Type, _: repeat (each Rest).Type) -> Any.Type {
+        (First, repeat each Rest).self
+    }
+
+    /// Whether the two lists have the same types in the same order.
+    func matches(_ other: ArgumentList) -> Bool {
+        count == other.count && count <= 3 && first == other.first && second == other.second && third == other.third
+    }
+
+    /// The types as they read in messages, e.g. `(String, Int)`; built on demand.
+    var types: String {
+        if let longList { return TypeName.arguments(longList) }
+        if count == 1 { return TypeName.arguments(first) }
+        let names = [first, second, third].compactMap { $0.map { String(describing: $0) } }
+        return "(" + names.joined(separator: ", ") + ")"
     }
 }

@@ -238,7 +238,9 @@ final class LookupState {
         }
         guard idle else { return problems }
         if frames.top != nil || frames.depth != 0 { problems.append("frames left on an idle state") }
-        if frames.injecting != 0 || frames.inputRef != nil { problems.append("input left on an idle state") }
+        if frames.injecting != 0 || frames.inputRef != nil || frames.arguments != nil {
+            problems.append("input left on an idle state")
+        }
         if failedInjection != nil || hasFailedInjection {
             problems.append("a failed injection left on an idle state")
         }
@@ -544,6 +546,31 @@ extension LookupState {
         return taken
     }
 
+    /// Hands a lookup's runtime arguments to the next factory that takes them, for the length of `body`,
+    /// as ``withInput(_:_:)`` does a configuration; whatever no factory took is cleared after.
+    @inline(__always)
+    func withArguments<Result>(_ handoff: ArgumentHandoff, _ body: () throws -> Result) rethrows -> Result {
+        frames.arguments = handoff
+        defer { frames.arguments = nil }
+        return try body()
+    }
+
+    /// ``withArguments(_:_:)`` for an async lookup, which may suspend.
+    nonisolated(nonsending) func withArguments<Result>(
+        _ handoff: ArgumentHandoff, _ body: nonisolated(nonsending) () async throws -> Result
+    ) async rethrows -> Result {
+        frames.arguments = handoff
+        defer { frames.arguments = nil }
+        return try await body()
+    }
+
+    /// Takes the runtime arguments handed to the factory that is starting: no later factory gets them.
+    func takeArguments() -> ArgumentHandoff? {
+        let taken = frames.arguments
+        frames.arguments = nil
+        return taken
+    }
+
     /// Notes that a build returned an ancestor still being built or prepared (see
     /// ``PreparationQueue/reachedUnfinishedAncestor``).
     @inlinable @inline(__always)
@@ -681,6 +708,9 @@ struct FrameStack {
     @usableFromInline fileprivate(set) var injecting = 0
     /// The configuration or the arguments handed to the next factory that takes them, unretained.
     @usableFromInline fileprivate(set) var inputRef: Borrowed<AnyObject>?
+    /// The runtime arguments handed to the next factory that takes them; their lookup keeps what the
+    /// handoff points to alive until it clears this (see ``ArgumentHandoff``).
+    fileprivate(set) var arguments: ArgumentHandoff?
     /// How many factories have returned, and the last one's registration (for the trace).
     @usableFromInline fileprivate(set) var constructions = 0
     @usableFromInline fileprivate(set) var lastConstructed: ObjectIdentifier?

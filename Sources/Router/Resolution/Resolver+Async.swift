@@ -231,10 +231,13 @@ extension Resolver {
     public nonisolated(nonsending) mutating func resolveAsync<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
     ) async throws -> Destination {
-        let given = ArgumentList(first, repeat each rest)
+        let given = ArgumentList(First.self, repeat (each Argument).self)
         let entry = try entry(for: key, taking: given)
         try checkTakesArguments(entry, given: given)
-        return try await buildAsync(entry, input: given)
+        return try await ArgumentHandoff.withAsync(given, first, repeat each rest, making: Destination.self) {
+            handoff in
+            try await buildAsync(entry, arguments: handoff)
+        }
     }
 
     /// Resolves the destination of a module from an async factory, configured by `configuring` before it
@@ -260,6 +263,14 @@ extension Resolver {
     /// caller's preparation: the async form of `build(_:input:preparation:)`. (An async factory never
     /// runs inside a preparation, so the caller's preparation always runs before the object's own, which
     /// the lookup's drain runs.)
+    nonisolated(nonsending) mutating func buildAsync<Destination>(
+        _ entry: Entry<Destination>, arguments handoff: ArgumentHandoff
+    ) async throws -> Destination {
+        try await state.withArguments(handoff) { try await buildAsync(entry, input: nil) }
+    }
+
+    /// ``buildAsync(_:)`` with a configuration handed to the factory that takes it, then the caller's
+    /// preparation: the async form of `build(_:input:preparation:)`.
     nonisolated(nonsending) mutating func buildAsync<Destination>(
         _ entry: Entry<Destination>, input given: AnyObject?, preparation: (Destination) throws -> Void = { _ in }
     ) async throws -> Destination {
@@ -300,11 +311,15 @@ extension RouteRegistry {
     public nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
         to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
     ) async throws -> Destination {
-        let given = ArgumentList(first, repeat each rest)
-        return try await lookupAsync(onMainActor: MainActorCheck.isMainActor(#isolation)) { resolver in
-            let entry = try resolver.entry(for: key, taking: given)
-            try resolver.checkTakesArguments(entry, given: given)
-            return try await resolver.buildAsync(entry, input: given)
+        let given = ArgumentList(First.self, repeat (each Argument).self)
+        let onMainActor = MainActorCheck.isMainActor(#isolation)
+        return try await ArgumentHandoff.withAsync(given, first, repeat each rest, making: Destination.self) {
+            handoff in
+            try await lookupAsync(onMainActor: onMainActor) { resolver in
+                let entry = try resolver.entry(for: key, taking: given)
+                try resolver.checkTakesArguments(entry, given: given)
+                return try await resolver.buildAsync(entry, arguments: handoff)
+            }
         }
     }
 

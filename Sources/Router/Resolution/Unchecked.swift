@@ -195,6 +195,178 @@ extension Registration {
     }
 }
 
+// MARK: Runtime arguments
+
+/// A lookup's runtime arguments on their way to the factory that takes them, with no box, no tuple type
+/// and no dynamic cast per lookup: the lookup copies its values, one after another, into a buffer it owns
+/// (on its stack when synchronous), and the factory that starts reads them back as the types it takes.
+///
+/// **The invariant: the buffer is read only (a) by ``Resolver/callTakingArguments(_:takes:for:)`` and its
+/// async form, after ``fits(_:making:)`` checked that the lookup's key makes exactly the factory's
+/// destination type and that the lookup's argument types are exactly, one by one, the factory's (type
+/// identities are compared), so the factory lays the values out as the lookup did and reads each as the
+/// type it was written as; and (b) while the lookup that made the handoff is still inside
+/// ``with(_:_:_:making:_:)`` (or the async form), which keeps the buffer and its values alive: the handoff
+/// is parked in the lookup state's frames for the length of the build only
+/// (``LookupState/withArguments(_:_:)`` clears it), and the factory that takes it copies the values out at
+/// once, before it runs.** A mismatch is a typed error, never a read.
+///
+/// `@safe`: the buffer's address is private; the only ways in are the two makers, which keep (b), and
+/// the two takers, which check (a).
+@safe struct ArgumentHandoff {
+    /// The lookup's argument types, for the check and for messages.
+    let given: ArgumentList
+    /// The type the lookup's key makes.
+    let destination: ObjectIdentifier
+    /// The lookup's values, laid out by ``ArgumentLayout``.
+    private let values: UnsafeRawPointer
+
+    private init(given: ArgumentList, destination: ObjectIdentifier, values: UnsafeRawPointer) {
+        self.given = given
+        self.destination = destination
+        unsafe self.values = values
+    }
+
+    /// Runs `body` with the handoff of `first, rest…` for a synchronous lookup of a key that makes
+    /// `Destination`. The values are copied to this call's stack: nothing is allocated.
+    static func with<Destination, First, each Rest, Result>(
+        _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
+        _ body: (ArgumentHandoff) throws -> Result
+    ) throws -> Result {
+        var layout = ArgumentLayout()
+        layout.add(First.self)
+        for type in repeat (each Rest).self { layout.add(type) }
+        // A fixed buffer on the stack holds the usual arguments (a few words); larger or more aligned ones
+        // get an allocation. (`withUnsafeTemporaryAllocation` would look up a `Result` type per call here.)
+        var storage = ArgumentStorage()
+        let fitsStorage = layout.size <= MemoryLayout<ArgumentStorage>.size && layout.alignment <= 16
+        return try unsafe withUnsafeMutableBytes(of: &storage) { bytes in
+            let onStack = fitsStorage ? bytes.baseAddress : nil
+            let base =
+                unsafe onStack ?? UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
+            unsafe ArgumentHandoff.store(first, repeat each rest, at: base)
+            defer {
+                unsafe ArgumentHandoff.destroy(First.self, repeat (each Rest).self, at: base)
+                if unsafe onStack == nil { unsafe base.deallocate() }
+            }
+            return try body(
+                unsafe ArgumentHandoff(
+                    given: given, destination: ObjectIdentifier(Destination.self), values: UnsafeRawPointer(base)))
+        }
+    }
+
+    /// ``with(_:_:_:making:_:)`` for an async lookup: the values go in an allocation that outlives every
+    /// suspension of `body` (an address on the stack would not).
+    nonisolated(nonsending) static func withAsync<Destination, First, each Rest, Result>(
+        _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
+        _ body: nonisolated(nonsending) (ArgumentHandoff) async throws -> Result
+    ) async throws -> Result {
+        var layout = ArgumentLayout()
+        layout.add(First.self)
+        for type in repeat (each Rest).self { layout.add(type) }
+        let base = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
+        unsafe ArgumentHandoff.store(first, repeat each rest, at: base)
+        defer {
+            unsafe ArgumentHandoff.destroy(First.self, repeat (each Rest).self, at: base)
+            unsafe base.deallocate()
+        }
+        return try await body(
+            unsafe ArgumentHandoff(
+                given: given, destination: ObjectIdentifier(Destination.self), values: UnsafeRawPointer(base)))
+    }
+
+    @unsafe private static func store<First, each Rest>(
+        _ first: First, _ rest: repeat each Rest, at base: UnsafeMutableRawPointer
+    ) {
+        var cursor = unsafe ArgumentCursor(base: base)
+        unsafe cursor.write(first)
+        for value in repeat each rest { unsafe cursor.write(value) }
+    }
+
+    @unsafe private static func destroy<First, each Rest>(
+        _ first: First.Type, _ rest: repeat (each Rest).Type, at base: UnsafeMutableRawPointer
+    ) {
+        var cursor = unsafe ArgumentCursor(base: base)
+        unsafe cursor.destroy(first)
+        for type in repeat each rest { unsafe cursor.destroy(type) }
+    }
+
+    /// Whether a factory that makes `Destination` from `expected` may take these arguments (the
+    /// invariant's (a)).
+    func fits<Destination>(_ expected: ArgumentList, making _: Destination.Type) -> Bool {
+        destination == ObjectIdentifier(Destination.self) && given.matches(expected)
+    }
+
+    /// A cursor over the values, to copy them out as the factory's types; the caller checked
+    /// ``fits(_:making:)``. (Read straight into the factory's call: a tuple of them would be a runtime
+    /// type request per call.)
+    @unsafe fileprivate func cursor() -> ArgumentCursor {
+        unsafe ArgumentCursor(base: UnsafeMutableRawPointer(mutating: values))
+    }
+}
+
+/// Stack room for a synchronous lookup's arguments: 64 bytes, 16-byte aligned.
+private struct ArgumentStorage {
+    var words: (SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>) = (.zero, .zero, .zero, .zero)
+}
+
+/// The size and alignment of a buffer that holds values of the types added, one after another, each at
+/// its own alignment.
+private struct ArgumentLayout {
+    private(set) var size = 0
+    private(set) var alignment = 1
+
+    mutating func add<T>(_: T.Type) {
+        let align = MemoryLayout<T>.alignment
+        size = (size + align - 1) & ~(align - 1) + MemoryLayout<T>.size
+        alignment = max(alignment, align)
+    }
+}
+
+/// Walks a buffer laid out as ``ArgumentLayout`` says.
+@unsafe private struct ArgumentCursor {
+    let base: UnsafeMutableRawPointer
+    var offset = 0
+
+    private mutating func next<T>(_: T.Type) -> UnsafeMutableRawPointer {
+        let align = MemoryLayout<T>.alignment
+        let start = unsafe (offset + align - 1) & ~(align - 1)
+        unsafe offset = start + MemoryLayout<T>.size
+        return unsafe base + start
+    }
+
+    mutating func write<T>(_ value: T) { unsafe next(T.self).initializeMemory(as: T.self, to: value) }
+
+    mutating func read<T>(_: T.Type) -> T { unsafe next(T.self).assumingMemoryBound(to: T.self).pointee }
+
+    mutating func destroy<T>(_: T.Type) { unsafe next(T.self).assumingMemoryBound(to: T.self).deinitialize(count: 1) }
+}
+
+extension Resolver {
+    /// Calls `factory` with the runtime arguments handed to it by its lookup, checked against the types
+    /// it takes (`expected`): a factory registered with arguments starts here.
+    mutating func callTakingArguments<Destination, First, each Argument>(
+        _ factory: @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination,
+        takes expected: ArgumentList, for key: KeyDescription
+    ) throws -> Destination {
+        let handoff = try takeArguments(expected, making: Destination.self, for: key)
+        var values = unsafe handoff.cursor()
+        return try unsafe factory(&self, values.read(First.self), repeat values.read((each Argument).self))
+    }
+
+    /// ``callTakingArguments(_:takes:for:)`` for an async factory, which takes its arguments before its
+    /// first suspension.
+    nonisolated(nonsending) mutating func callTakingArgumentsAsync<Destination, First, each Argument>(
+        _ factory:
+            nonisolated(nonsending) @Sendable (inout Resolver, First, repeat each Argument) async throws -> Destination,
+        takes expected: ArgumentList, for key: KeyDescription
+    ) async throws -> Destination {
+        let handoff = try takeArguments(expected, making: Destination.self, for: key)
+        var values = unsafe handoff.cursor()
+        return try await unsafe factory(&self, values.read(First.self), repeat values.read((each Argument).self))
+    }
+}
+
 extension AsyncLookupBinding {
     /// The identity of the current task: the address of its task object; nil outside a task.
     static func currentTask() -> UInt? {
