@@ -132,11 +132,13 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
         isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        let given = ArgumentList(first, repeat each rest)
-        return try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
-            let entry = try resolver.entry(for: key, taking: given)
-            try resolver.checkTakesArguments(entry, given: given)
-            return try resolver.build(entry, input: given)
+        let given = ArgumentList(First.self, repeat (each Argument).self)
+        return try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
+            try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
+                let entry = try resolver.entry(for: key, taking: given)
+                try resolver.checkTakesArguments(entry, given: given)
+                return try resolver.build(entry, arguments: handoff)
+            }
         }
     }
 
