@@ -220,7 +220,10 @@ func launch(peers: Bool) -> String {
         lines += ["    }", "}"]
     }
     lines += ["", "/// s14 with Router: a registry made of the modules and sealed, then each root screen looked up."]
-    lines += ["@inline(never)", "func launchRouter() throws -> [AnyObject] {", "    let registry = try RouteRegistry(modules: ["]
+    lines += [
+        "@inline(never)", "func launchRouter() throws -> [AnyObject] {",
+        "    let registry = try RouteRegistry(modules: [",
+    ]
     lines += list((0..<launchModules).map { "LaunchModule\($0)()" })
     lines += ["    ])"] + start
     for m in 0..<launchModules { lines.append("    roots.append(try registry.makeDestination(to: .launch\(m)_0))") }
@@ -273,7 +276,9 @@ func launch(peers: Bool) -> String {
     lines += ["@inline(never)", "func launchDITranquillity() -> [AnyObject] {", "    let container = DIContainer()"]
     for m in 0..<launchModules { lines.append("    container.append(part: LaunchPart\(m).self)") }
     lines += start
-    for m in 0..<launchModules { lines.append("    roots.append({ () -> any \(name(m, 0)) in container.resolve() }())") }
+    for m in 0..<launchModules {
+        lines.append("    roots.append({ () -> any \(name(m, 0)) in container.resolve() }())")
+    }
     lines += ["    return roots", "}", ""]
     return lines.joined(separator: "\n")
 }
@@ -289,7 +294,9 @@ default: text = nil
 }
 guard let text, let output = arguments.last else {
     FileHandle.standardError.write(
-        Data("usage: ServiceGenerator services <module> <output> | index <output> | chain <output> | launch <router|peers> <output>\n".utf8))
+        Data(
+            "usage: ServiceGenerator services <module> <output> | index <output> | chain <output> | launch <router|peers> <output>\n"
+                .utf8))
     exit(2)
 }
 do {
