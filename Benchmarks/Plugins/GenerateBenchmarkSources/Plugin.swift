@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Generates, at build time, the benchmark sources too long to keep in git: each `GeneratedServices<n>`
-/// library's 2,500 services, and the RouterBenchmarks executable's index of them and its s8 chain. The
+/// library's 2,500 services, the RouterBenchmarks executable's index of them, its s8 chain and its s14 app
+/// (and Benchmarks/Peers' s14 app, with every peer). The
 /// generator is the `ServiceGenerator` executable of this package; its output is the same on every run,
 /// so SwiftPM reruns it only when the generator changes.
 @main
@@ -23,7 +24,12 @@ struct GenerateBenchmarkSources: BuildToolPlugin {
             return [
                 command(["index"], writing: "GeneratedIndex.swift"),
                 command(["chain"], writing: "Chain.swift"),
+                command(["launch", "router"], writing: "Launch.swift"),
             ]
+        }
+        // Benchmarks/Peers links this plugin and the generator in: s14 with every peer.
+        if target.name == "PeersBenchmark" {
+            return [command(["launch", "peers"], writing: "Launch.swift")]
         }
         return []
     }

@@ -1,14 +1,14 @@
 import Router
 import Swinject
 
-/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11|s15n|s15|s15b> <handwired|router|swinject> <count>`: runs one variant of one
+/// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11|s14|s15n|s15|s15b> <handwired|router|swinject> <count>`: runs one variant of one
 /// scenario `count` times with no timing, for `valgrind --tool=callgrind`. Instructions per lookup are
 /// (Ir at count N − Ir at count 0) / N.
 func runProfile(_ arguments: [String]) throws -> UInt {
     guard arguments.count >= 3, let variant = Variant.Name(rawValue: arguments[1]), let count = Int(arguments[2])
     else {
         throw BenchmarkError.unexpected(
-            "usage: --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11|s15n|s15|s15b> <handwired|router|swinject> <count>")
+            "usage: --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11|s14|s15n|s15|s15b> <handwired|router|swinject> <count>")
     }
     let registry = RouteRegistry()
     let container = Container()
@@ -85,6 +85,18 @@ func runProfile(_ arguments: [String]) throws -> UInt {
                 sum = mix(sum, fresh)
             }
         }
+    case "s14":
+        // Whole launches: `count` fresh registries of 100 modules, sealed, each root screen looked up once.
+        // Swinject's figure is in Benchmarks/Peers, with the other peers.
+        for _ in 0..<count {
+            let roots: [AnyObject]
+            switch variant {
+            case .handwired: roots = launchByHand()
+            case .router: roots = try launchRouter()
+            case .swinject: throw BenchmarkError.unexpected("s14 with Swinject runs in Benchmarks/Peers")
+            }
+            for root in roots { sum = mix(sum, root) }
+        }
     case "s10":
         // The router variant is s2's tree auto-wired; compare it with s2's router figure.
         try registerTreeAutoWired(in: registry)
@@ -119,7 +131,8 @@ func runProfile(_ arguments: [String]) throws -> UInt {
             }
         }
     default:
-        throw BenchmarkError.unexpected("--profile supports s1, s2, s3, s5, s6, s6p, s8, s10, s11, s15n, s15, s15b")
+        throw BenchmarkError.unexpected(
+            "--profile supports s1, s2, s3, s5, s6, s6p, s8, s10, s11, s14, s15n, s15, s15b")
     }
     return sum
 }

@@ -7,6 +7,8 @@ import Swinject
 // Hand-wired code, Router, Swinject 2.10.0, Factory 3.2.1 and DITranquillity 6.0.0 doing the same lookups in
 // one process, interleaved round by round (the order rotates), median of the rounds. A peer that cannot
 // express a scenario gets no figure: Factory has no property injection inside a resolution, so no s6.
+// s14 (an app's launch) is timed per whole launch, each with a fresh container; `--launch <variant>` times
+// the first launch of a fresh process.
 
 enum Variant: String, CaseIterable {
     case handwired, router, swinject, factory, ditranquillity
@@ -117,8 +119,48 @@ func median(_ values: [Double]) -> Double {
     return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
 }
 
+/// s14, one launch of the app in Launch.swift (generated): the variant's container made from 100 modules of 10
+/// services (and sealed, for Router), then each module's root screen made with its graph of 10.
+func launch(_ variant: Variant) throws -> UInt {
+    let roots: [AnyObject]
+    switch variant {
+    case .handwired: roots = launchByHand()
+    case .router: roots = try launchRouter()
+    case .swinject: roots = launchSwinject()
+    case .factory: roots = launchFactory()
+    case .ditranquillity: roots = launchDITranquillity()
+    }
+    guard roots.count == launchModuleCount else { throw PeerError.usage }
+    return roots.reduce(0) { mix($0, $1) }
+}
+
+/// s14 as a scenario: `n` whole launches, each with a fresh container.
+let s14 = Scenario(id: "s14", title: "launch: 100 modules, 1,000 registrations, 100 root screens of 10") { variant, n in
+    var sum: UInt = 0
+    for _ in 0..<n { sum = sum &+ (try launch(variant)) }
+    return sum
+}
+
 let arguments = CommandLine.arguments
-let scenarios = try makeScenarios()
+if let flag = arguments.firstIndex(of: "--launch") {
+    // The first launch in a fresh process, what a user waits for: prints its wall-clock time in µs.
+    guard let name = arguments.dropFirst(flag + 1).first, let variant = Variant(rawValue: name) else {
+        throw PeerError.usage
+    }
+    let start = nanos()
+    let sum = try launch(variant)
+    print(String(format: "%.1f", Double(nanos() - start) / 1000), "checksum=\(sum)")
+    exit(0)
+}
+if let flag = arguments.firstIndex(of: "--profile"), arguments.dropFirst(flag + 1).first == "s14" {
+    // Before the other scenarios' containers exist, so that `count` 0 and 1 give the first launch's cost.
+    guard arguments.count == flag + 4, let variant = Variant(rawValue: arguments[flag + 2]),
+        let count = Int(arguments[flag + 3])
+    else { throw PeerError.usage }
+    print("checksum=\(try s14.run(variant, count) ?? 0)")
+    exit(0)
+}
+let scenarios = try makeScenarios() + [s14]
 if let flag = arguments.firstIndex(of: "--profile") {
     // For valgrind --tool=callgrind: instructions per lookup = (Ir at N2 − Ir at N1) / (N2 − N1).
     let rest = Array(arguments[(flag + 1)...])
@@ -140,15 +182,19 @@ for scenario in scenarios {
     for round in 0..<rounds {
         for offset in 0..<Variant.allCases.count {
             let variant = Variant.allCases[(round + offset) % Variant.allCases.count]
-            let batch = [.handwired, .router, .factory].contains(variant) ? 50_000 : 5_000
+            // s14's launches take milliseconds: a few per batch.
+            let lookups = [.handwired, .router, .factory].contains(variant) ? 50_000 : 5_000
+            let batch = scenario.id == "s14" ? (quick ? 2 : 5) : quick ? lookups / 10 : lookups
             let start = nanos()
-            guard let sum = try scenario.run(variant, quick ? batch / 10 : batch) else { continue }
+            guard let sum = try scenario.run(variant, batch) else { continue }
             checksum = checksum &+ sum
-            samples[variant, default: []].append(Double(nanos() - start) / Double(quick ? batch / 10 : batch))
+            samples[variant, default: []].append(Double(nanos() - start) / Double(batch))
         }
     }
     let cells = Variant.allCases.map { variant in
-        samples[variant].map { String(format: "%.1f ns", median($0)) } ?? "–"
+        samples[variant].map {
+            scenario.id == "s14" ? String(format: "%.0f µs", median($0) / 1000) : String(format: "%.1f ns", median($0))
+        } ?? "–"
     }
     print("| \(scenario.id) \(scenario.title) | \(cells.joined(separator: " | ")) |")
 }
