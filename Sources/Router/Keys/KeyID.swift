@@ -113,13 +113,19 @@ struct KeyDescription: Sendable, Hashable {
 }
 
 /// Readable type names for messages: `any Engine` reads as `Engine` in a path.
+///
+/// Through `_typeName(_:qualified:)`, which is what `String(describing:)` prints for a type, without what
+/// `String(describing:)` asks first: whether the metatype conforms to `CustomStringConvertible` and two other
+/// protocols. For a type the runtime has not seen, each of those is a miss of its conformance cache and a
+/// scan of every conformance record in the binary: naming 100 module types at an app's first launch (s14)
+/// cost about 1 million instructions each, most of that launch.
 enum TypeName {
     static func of(_ type: Any.Type) -> String {
-        String(describing: type)
+        _typeName(type, qualified: false)
     }
 
     static func short(_ type: Any.Type) -> String {
-        var name = String(describing: type)
+        var name = _typeName(type, qualified: false)
         if name.hasPrefix("any ") { name.removeFirst(4) }
         if name.hasPrefix("(any ") && name.hasSuffix(")") {
             name = String(name.dropFirst(5).dropLast())
