@@ -445,8 +445,14 @@ extension LookupState {
     func nest(in outer: Borrowed<LookupState>?, onMainActor: Bool) {
         context.outer = outer
         context.onMainActor = onMainActor
-        // A lookup of another registry started inside a scoped one runs in the same request scope.
-        if let scope = outer?.with({ $0.creation.requestScope }) {
+        if let outer { inheritRequestScope(from: outer) }
+    }
+
+    /// A lookup of another registry started inside a scoped one runs in the same request scope. Out of
+    /// line: most lookups are not nested, and `nest` is on every async lookup's way in.
+    @inline(never)
+    private func inheritRequestScope(from outer: Borrowed<LookupState>) {
+        if let scope = outer.with({ $0.creation.requestScope }) {
             creation.requestScope = scope
             creation.hasExtras = true
         }

@@ -44,13 +44,12 @@ extension Resolver {
         if let existing = try synchronously({ resolver in try resolver.existingInstance(entry, startingGraph: true) }) {
             return existing
         }
-        if entry.scope.kind == .request {
-            // The running lookup's request scope owns the cell; built once per scope, as a singleton is.
-            let cell = try requestCell(for: entry)
-            if let made = cell.instance { return made }
-            return try await createSharedAsync(entry, cell, asyncFactory)
+        // A request-scoped instance's cell is the running lookup's request scope's: built once per scope, as a
+        // singleton is, through the same call (a built one is found by the claim). No `Destination?` local
+        // here: in this unspecialized async function each costs every async lookup a task allocation.
+        guard let cell = try entry.singletonCell ?? requestCellIfScoped(entry) else {
+            return try await constructAsync(entry, asyncFactory)
         }
-        guard let cell = entry.singletonCell else { return try await constructAsync(entry, asyncFactory) }
         return try await createSharedAsync(entry, cell, asyncFactory)
     }
 
