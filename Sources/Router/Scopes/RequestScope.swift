@@ -332,7 +332,6 @@ extension Resolver {
         }
     }
 
-    /// The cell of a request-scoped `entry` in the running lookup's request scope.
     /// ``requestCell(for:)`` for a request-scoped registration; nil for any other.
     @inline(never)
     func requestCellIfScoped<Destination>(_ entry: Entry<Destination>) throws -> SharedCell<Destination>? {
@@ -340,6 +339,7 @@ extension Resolver {
         return try requestCell(for: entry)
     }
 
+    /// The cell of a request-scoped `entry` in the running lookup's request scope.
     func requestCell<Destination>(for entry: Entry<Destination>) throws -> SharedCell<Destination> {
         let scope = try requestScope(for: entry)
         guard let cell = scope.cell(for: entry) else {
