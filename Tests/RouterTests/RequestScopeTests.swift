@@ -54,30 +54,6 @@ private func requestRegistry(
     }
 }
 
-/// The hang detector for an async scenario: true when `body` finished within `bound` seconds. The test awaits
-/// whichever comes first, so a hung scenario is reported (and left suspended) instead of hanging the run; it
-/// blocks no thread, since a blocked thread of the concurrency pool could starve the scenario itself.
-private func asyncScenarioFinishes(bound: Int = 20, _ body: @escaping @Sendable () async -> Void) async -> Bool {
-    let first = TestLocked<Bool>(false)
-    return await withCheckedContinuation { (result: CheckedContinuation<Bool, Never>) in
-        let finish: @Sendable (Bool) -> Void = { finished in
-            let isFirst = first.withLock { done in
-                defer { done = true }
-                return !done
-            }
-            if isFirst { result.resume(returning: finished) }
-        }
-        Task {
-            await body()
-            finish(true)
-        }
-        Task {
-            try? await Task.sleep(for: .seconds(bound))
-            finish(false)
-        }
-    }
-}
-
 struct RequestScopeTests {
     // MARK: Made once per scope
 
@@ -102,7 +78,7 @@ struct RequestScopeTests {
         }
     }
 
-    @Test func aRequestScopedAsyncInstanceIsMadeOnceForAsyncLetLookupsInOneScope() async throws {
+    @Test func aRequestScopedAsyncInstanceIsMadeOnceForAsyncLetLookupsInOneScope() throws {
         let built = Counter()
         let registry = try sealedRegistry { registry in
             try registry.registerSupplied(.requestInfo)
@@ -113,7 +89,9 @@ struct RequestScopeTests {
             }.scope(.request).dependencies(.initializer(.requestInfo))
         }
         let identities = TestLocked<[ObjectIdentifier]>([])
-        let finished = await asyncScenarioFinishes {
+        // On a pool of its own (FixedPool.swift): on the shared cooperative pool, the other tests running in
+        // parallel could starve both the scenario and its timer, and a slow run would read as a hang.
+        let finished = asyncScenarioFinishes {
             let scope = registry.openRequestScope()
             try? scope.supply(RequestInfoValue(id: 1), for: .requestInfo)
             async let a = scope.makeDestinationAsync(to: .requestUnit)
