@@ -52,9 +52,11 @@ PY
 }
 
 # scenario, first count, second count: the lookups (or, for s5, registries; for s14, whole launches: a fresh
-# registry of 100 modules sealed and its 100 root screens looked up) measured.
+# registry of 100 modules sealed and its 100 root screens looked up; for s16, whole requests: a request scope
+# opened, its context supplied, its request-scoped service made, the scope ended) measured.
 scenarios=("s1 2000 12000" "s2 200 1200" "s3 2000 12000" "s6 200 1200" "s6p 200 1200" "s8 20 120" "s10 200 1200" "s11 2000 12000" "s5 1 3"
-    "s12 2000 12000" "s12s 2000 12000" "s13 2000 12000" "s14 1 3" "s15n 2000 12000" "s15 2000 12000" "s15b 2000 12000")
+    "s12 2000 12000" "s12s 2000 12000" "s13 2000 12000" "s14 1 3" "s15n 2000 12000" "s15 2000 12000" "s15b 2000 12000"
+    "s16 200 1200")
 
 results="$work/results.tsv"
 for line in "${scenarios[@]}"; do

@@ -2,7 +2,7 @@ import Router
 import Swinject
 
 /// `RouterBenchmarks --profile <s1|s2|s3|s5|s6|s6p|s8|s10|s11|s14|s15n|s15|s15b> <handwired|router|swinject> <count>`: runs one variant of one
-/// scenario `count` times with no timing, for `valgrind --tool=callgrind`. Instructions per lookup are
+/// scenario (s11, s12–s13 and s16 are dispatched by main.swift) `count` times with no timing, for `valgrind --tool=callgrind`. Instructions per lookup are
 /// (Ir at count N − Ir at count 0) / N.
 func runProfile(_ arguments: [String]) throws -> UInt {
     guard arguments.count >= 3, let variant = Variant.Name(rawValue: arguments[1]), let count = Int(arguments[2])

@@ -107,12 +107,29 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         /// Whether it committed and waits for the rest of its group.
         var waitsForGroup = false
         /// Set when its group ended while it waited for it.
-        var outcome: (publish: [Payload], discard: [Payload], release: [Cell], failure: Failure?)?
+        var outcome: GroupEnd?
         /// Whether it belongs to an async lookup, which may suspend between its events.
         var isAsync = false
         /// Whether its wait blocks a thread that tasks may need (see ``claim(_:_:isPublished:blocking:isAsync:)``):
         /// such a wait ends when the instance becomes held by a group with an async member.
         var waitBlocks = false
+    }
+
+    /// What a group's end left for a member that waited for it. A reference, not a tuple: every event copies
+    /// the records it changes, and an optional tuple of generic arrays is copied through a runtime call
+    /// where a reference is one retain.
+    final class GroupEnd {
+        let publish: [Payload]
+        let discard: [Payload]
+        let release: [Cell]
+        let failure: Failure?
+
+        init(publish: [Payload], discard: [Payload], release: [Cell], failure: Failure?) {
+            self.publish = publish
+            self.discard = discard
+            self.release = release
+            self.failure = failure
+        }
     }
 
     struct GroupRecord {
@@ -165,13 +182,13 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         _ txn: Txn, _ cell: Cell, isPublished: Bool, blocking: @autoclosure () -> Bool = false, isAsync: Bool = false
     ) -> ClaimOutcome {
         begin(txn, isAsync: isAsync)
-        txns[txn]?.waitingFor = nil
+        update(txn) { $0.waitingFor = nil }
         while true {
             guard let mine = txns[txn], let group = groups[mine.group] else { return .build }
             if isPublished { return .published }
             guard let record = cells[cell] else {
                 cells[cell] = CellRecord(owner: txn)
-                txns[txn]?.claims.append(cell)
+                update(txn) { $0.claims.append(cell) }
                 return .build
             }
             if let failure = group.failure { return .failed(failure) }
@@ -188,17 +205,20 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             if record.isHeld, owner != txn, hasAsyncMember(ownerGroup), blocking() {
                 return .heldAcrossSuspension(owner: owner)
             }
-            txns[txn]?.waitingFor = cell
             // Asked only for a wait, which is the slow path already.
-            txns[txn]?.waitBlocks = blocking()
+            let blocks = blocking()
+            update(txn) {
+                $0.waitingFor = cell
+                $0.waitBlocks = blocks
+            }
             return .wait
         }
     }
 
     /// The factory of `cell`, which `txn` owns, returned: group members waiting for it may use it.
     mutating func setProvisional(_ txn: Txn, _ cell: Cell) {
-        guard cells[cell]?.owner == txn else { return }
-        cells[cell]?.hasProvisional = true
+        guard let index = cells.index(forKey: cell), cells.values[index].owner == txn else { return }
+        cells.values[index].hasProvisional = true
         endWaits(for: cell, groupOf: txn)
     }
 
@@ -235,6 +255,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     /// drain's, until the outer lookup fails or ends).
     mutating func publishHeld(_ txn: Txn, by drain: Drain) -> [Payload] {
         guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1 else { return [] }
+        // Most lookups hold nothing: then there is nothing to publish nor to write back.
+        guard !mine.held.isEmpty else { return [] }
         var published: [Payload] = []
         var kept: [Held] = []
         for var item in mine.held {
@@ -251,7 +273,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 kept.append(item)
             }
         }
-        txns[txn]?.held = kept
+        update(txn) { $0.held = kept }
         return published
     }
 
@@ -378,8 +400,10 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         guard let mine = txns[txn], var group = groups[mine.group] else {
             return .ended(publish: [], discard: [], release: [], failure: nil)
         }
-        txns[txn]?.finished = true
-        txns[txn]?.waitingFor = nil
+        update(txn) {
+            $0.finished = true
+            $0.waitingFor = nil
+        }
         group.unfinished -= 1
         var publish: [Payload] = []
         var discard: [Payload] = []
@@ -417,7 +441,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 let leftovers = releaseOwned(by: txn)
                 return .ended(publish: publish, discard: discard, release: leftovers, failure: group.failure ?? failure)
             }
-            txns[txn]?.waitsForGroup = true
+            update(txn) { $0.waitsForGroup = true }
             return .waitForGroup
         }
         // The group ends: publish (or forget) what its members still hold, release what they still own.
@@ -428,7 +452,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 if failed == nil { publish.append(item.payload) } else { discard.append(item.payload) }
                 release(item.cell)
             }
-            txns[member]?.held = []
+            update(member) { if !$0.held.isEmpty { $0.held = [] } }
             releasedCells += releaseOwned(by: member)
         }
         groups[mine.group] = nil
@@ -436,7 +460,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         for member in group.members where member != txn {
             if txns[member]?.waitsForGroup == true {
                 // It waits in `commit` for this moment; its items were published or forgotten above.
-                txns[member]?.outcome = ([], [], [], failed)
+                txns[member]?.outcome = GroupEnd(publish: [], discard: [], release: [], failure: failed)
             } else {
                 txns[member] = nil
             }
@@ -460,6 +484,13 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         groups[group]?.hasAsyncMember ?? false
     }
 
+    /// Changes `txn`'s record in place, if it has one. (`txns[txn]?.field = value` moves the record out into an
+    /// optional and back, through a runtime call and a heap-allocated frame, on every event.)
+    private mutating func update(_ txn: Txn, _ change: (inout TxnRecord) -> Void) {
+        guard let index = txns.index(forKey: txn) else { return }
+        change(&txns.values[index])
+    }
+
     /// Removes `cell`'s ownership and ends every wait for it.
     private mutating func release(_ cell: Cell) {
         cells[cell] = nil
@@ -471,6 +502,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
 
     /// Releases every cell `txn` still owns (claimed, never finished nor abandoned).
     private mutating func releaseOwned(by txn: Txn) -> [Cell] {
+        // Most lookups end owning nothing: then nothing is scanned nor allocated.
+        guard !cells.isEmpty else { return [] }
         let owned = cells.filter { $0.value.owner == txn }.map(\.key)
         for cell in owned { release(cell) }
         return owned

@@ -32,9 +32,12 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// What the scope holds: the cells of the request-scoped registrations looked up in it, by registration,
-    /// and the supplied values, the first kept inline (most requests supply one).
+    /// and the supplied values, the first of each kept inline (most requests supply one value and make one
+    /// request-scoped service). Lists, not dictionaries: a request holds a few of each, and a short list
+    /// needs no hashing and no storage until its second item.
     private struct State {
-        var cells: [ObjectIdentifier: AnyObject] = [:]
+        var firstCell: (id: ObjectIdentifier, cell: CreationCell)?
+        var moreCells: [(id: ObjectIdentifier, cell: CreationCell)] = []
         var firstSupplied: (id: KeyID, box: AnyObject)?
         var moreSupplied: [(id: KeyID, box: AnyObject)] = []
 
@@ -44,6 +47,21 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
             for item in moreSupplied where item.id == id { return item.box }
             return nil
         }
+
+        /// The cell of registration `id`, or `made` after storing it when the scope has none yet.
+        mutating func cell(_ id: ObjectIdentifier, orStoring made: CreationCell) -> CreationCell {
+            guard let first = firstCell else {
+                firstCell = (id, made)
+                return made
+            }
+            if first.id == id { return first.cell }
+            for item in moreCells where item.id == id { return item.cell }
+            moreCells.append((id, made))
+            return made
+        }
+
+        /// Every cell the scope holds.
+        var cells: [CreationCell] { (firstCell.map { [$0.cell] } ?? []) + moreCells.map(\.cell) }
     }
 
     /// The registry the scope was opened on: its lookups are that registry's.
@@ -193,7 +211,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
 
     /// How many request-scoped instances the scope holds now (supplied values not counted).
     public var count: Int {
-        withState { state in state.cells.values.count { ($0 as? CreationCell)?.isPublished ?? false } }
+        withState { state in state.cells.count(where: \.isPublished) }
     }
 
     /// The scope as it reads in messages.
@@ -225,37 +243,29 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     /// The cell of a request-scoped registration in this scope; nil once the scope was ended.
     func cell<Value>(for entry: Entry<Value>) -> SharedCell<Value>? {
         let id = ObjectIdentifier(entry)
-        return withState { state -> SharedCell<Value>? in
+        // Made before taking the lock (an empty cell holds nothing of the user's, so dropping it when the
+        // scope has one already releases nothing of theirs); the lock's body and result are not generic, so
+        // the lookup requests no generic metadata but the cell's own.
+        let made = SharedCell<Value>()
+        let found = withState { state -> CreationCell? in
             if ended.load(ordering: .relaxed) { return nil }
-            if let existing = state.cells[id] as? SharedCell<Value> { return existing }
-            // Made under the lock: an empty cell holds nothing of the user's.
-            let made = SharedCell<Value>()
-            state.cells[id] = made
-            return made
+            return state.cell(id, orStoring: made)
+        }
+        // Stored by this method only, as `SharedCell<Value>` of the same registration's type.
+        return found as? SharedCell<Value>
+    }
+
+    /// The box supplied for key `id`, and whether the scope was ended (then the box is nil).
+    func suppliedBox(_ id: KeyID) -> (box: AnyObject?, ended: Bool) {
+        withState { state -> (box: AnyObject?, ended: Bool) in
+            if ended.load(ordering: .relaxed) { return (nil, true) }
+            return (state.suppliedBox(id), false)
         }
     }
 
-    /// What a lookup of a supplied key finds in the scope.
-    enum SuppliedValue<Value> {
-        case value(Value)
-        case missing
-        case ended
-    }
-
-    /// The value supplied for `entry`'s key.
-    func supplied<Value>(for entry: Entry<Value>) -> SuppliedValue<Value> {
-        let found = withState { state -> AnyObject?? in
-            if ended.load(ordering: .relaxed) { return .none }
-            return .some(state.suppliedBox(entry.id))
-        }
-        guard let found else { return .ended }
-        // Stored by `supply(_:for:)` as `Supplied<Value>` of the same key's destination type.
-        guard let value = found.flatMap({ Self.unbox($0, as: Value.self) }) else { return .missing }
-        return .value(value)
-    }
-
-    /// A supplied value, read back as the key's type.
-    private static func unbox<Value>(_ box: AnyObject, as type: Value.Type) -> Value? {
+    /// A supplied value, read back as the key's type: `supply(_:for:)` boxes it as `Supplied<Value>` of
+    /// the same key's destination type.
+    static func unbox<Value>(_ box: AnyObject, as type: Value.Type) -> Value? {
         (box as? Supplied<Value>)?.value
     }
 }
@@ -325,11 +335,10 @@ extension Resolver {
     /// The value the running lookup's request scope supplies for `entry`.
     mutating func suppliedValue<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         let scope = try requestScope(for: entry)
-        switch scope.supplied(for: entry) {
-        case .value(let value): return value
-        case .missing: throw RouteError.notSupplied(entry, path: pathTo(entry.key.short))
-        case .ended: throw RouteError.requestScopeEnded(entry.key, path: pathTo(entry.key.short))
-        }
+        let found = scope.suppliedBox(entry.id)
+        if let box = found.box, let value = RequestScope.unbox(box, as: Destination.self) { return value }
+        if found.ended { throw RouteError.requestScopeEnded(entry.key, path: pathTo(entry.key.short)) }
+        throw RouteError.notSupplied(entry, path: pathTo(entry.key.short))
     }
 
     /// ``requestCell(for:)`` for a request-scoped registration; nil for any other.
