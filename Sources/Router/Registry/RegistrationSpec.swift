@@ -19,9 +19,9 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
     var configurationType: Any.Type?
     var configurationConforms: (@Sendable () -> Bool)?
-    var argumentTypes: Any.Type?
+    @usableFromInline var argumentTypes: Any.Type?
     /// `argumentTypes` one by one (see ``ArgumentList``).
-    var argumentList: ArgumentList?
+    @usableFromInline var argumentList: ArgumentList?
     var adapterTarget: KeyDescription?
     var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
     var isMainActor = false

@@ -554,7 +554,7 @@ extension LookupState {
 
     /// Hands a lookup's runtime arguments to the next factory that takes them, for the length of `body`,
     /// as ``withInput(_:_:)`` does a configuration; whatever no factory took is cleared after.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withArguments<Result>(_ handoff: ArgumentHandoff, _ body: () throws -> Result) rethrows -> Result {
         frames.arguments = handoff
         defer { frames.arguments = nil }
@@ -716,7 +716,7 @@ struct FrameStack {
     @usableFromInline fileprivate(set) var inputRef: Borrowed<AnyObject>?
     /// The runtime arguments handed to the next factory that takes them; their lookup keeps what the
     /// handoff points to alive until it clears this (see ``ArgumentHandoff``).
-    fileprivate(set) var arguments: ArgumentHandoff?
+    @usableFromInline fileprivate(set) var arguments: ArgumentHandoff?
     /// How many factories have returned, and the last one's registration (for the trace).
     @usableFromInline fileprivate(set) var constructions = 0
     @usableFromInline fileprivate(set) var lastConstructed: ObjectIdentifier?

@@ -211,24 +211,30 @@ extension Registration {
 /// (``LookupState/withArguments(_:_:)`` clears it), and the factory that takes it copies the values out at
 /// once, before it runs.** A mismatch is a typed error, never a read.
 ///
-/// `@safe`: the buffer's address is private; the only ways in are the two makers, which keep (b), and
-/// the two takers, which check (a).
-@safe struct ArgumentHandoff {
+/// `@safe`: the only ways in are the two makers, which keep (b), and the two takers, which check (a).
+/// The buffer's address, the initializer, `store`, `destroy`, `cursor()` and ``ArgumentCursor`` are
+/// internal rather than private only so that those four can be inlinable (a caller that knows the types
+/// then asks the runtime for no metadata); no code outside this file uses them, and none is public.
+@usableFromInline @safe
+struct ArgumentHandoff {
     /// The lookup's argument types, for the check and for messages.
-    let given: ArgumentList
+    @usableFromInline let given: ArgumentList
     /// The type the lookup's key makes.
-    let destination: ObjectIdentifier
+    @usableFromInline let destination: ObjectIdentifier
     /// The lookup's values, laid out by ``ArgumentLayout``.
-    private let values: UnsafeRawPointer
+    @usableFromInline let values: UnsafeRawPointer
 
-    private init(given: ArgumentList, destination: ObjectIdentifier, values: UnsafeRawPointer) {
+    @inlinable @inline(__always) @unsafe
+    init(given: ArgumentList, destination: ObjectIdentifier, values: UnsafeRawPointer) {
         self.given = given
         self.destination = destination
         unsafe self.values = values
     }
 
     /// Runs `body` with the handoff of `first, rest…` for a synchronous lookup of a key that makes
-    /// `Destination`. The values are copied to this call's stack: nothing is allocated.
+    /// `Destination`. The values are copied to this call's stack: nothing is allocated. Inlinable, so that
+    /// a caller that knows the types lays the values out with no runtime request for their metadata.
+    @inlinable @inline(__always)
     static func with<Destination, First, each Rest, Result>(
         _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
         _ body: (ArgumentHandoff) throws -> Result
@@ -275,7 +281,8 @@ extension Registration {
                 given: given, destination: ObjectIdentifier(Destination.self), values: UnsafeRawPointer(base)))
     }
 
-    @unsafe private static func store<First, each Rest>(
+    @inlinable @inline(__always) @unsafe
+    static func store<First, each Rest>(
         _ first: First, _ rest: repeat each Rest, at base: UnsafeMutableRawPointer
     ) {
         var cursor = unsafe ArgumentCursor(base: base)
@@ -283,7 +290,8 @@ extension Registration {
         for value in repeat each rest { unsafe cursor.write(value) }
     }
 
-    @unsafe private static func destroy<First, each Rest>(
+    @inlinable @inline(__always) @unsafe
+    static func destroy<First, each Rest>(
         _ first: First.Type, _ rest: repeat (each Rest).Type, at base: UnsafeMutableRawPointer
     ) {
         var cursor = unsafe ArgumentCursor(base: base)
@@ -293,6 +301,7 @@ extension Registration {
 
     /// Whether a factory that makes `Destination` from `expected` may take these arguments (the
     /// invariant's (a)).
+    @inlinable @inline(__always)
     func fits<Destination>(_ expected: ArgumentList, making _: Destination.Type) -> Bool {
         destination == ObjectIdentifier(Destination.self) && given.matches(expected)
     }
@@ -300,22 +309,30 @@ extension Registration {
     /// A cursor over the values, to copy them out as the factory's types; the caller checked
     /// ``fits(_:making:)``. (Read straight into the factory's call: a tuple of them would be a runtime
     /// type request per call.)
-    @unsafe fileprivate func cursor() -> ArgumentCursor {
+    @inlinable @inline(__always) @unsafe
+    func cursor() -> ArgumentCursor {
         unsafe ArgumentCursor(base: UnsafeMutableRawPointer(mutating: values))
     }
 }
 
 /// Stack room for a synchronous lookup's arguments: 64 bytes, 16-byte aligned.
-private struct ArgumentStorage {
-    var words: (SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>) = (.zero, .zero, .zero, .zero)
+@usableFromInline
+struct ArgumentStorage {
+    @usableFromInline var words: (SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>) = (.zero, .zero, .zero, .zero)
+
+    @inlinable init() {}
 }
 
 /// The size and alignment of a buffer that holds values of the types added, one after another, each at
 /// its own alignment.
-private struct ArgumentLayout {
-    private(set) var size = 0
-    private(set) var alignment = 1
+@usableFromInline
+struct ArgumentLayout {
+    @usableFromInline var size = 0
+    @usableFromInline var alignment = 1
 
+    @inlinable init() {}
+
+    @inlinable @inline(__always)
     mutating func add<T>(_: T.Type) {
         let align = MemoryLayout<T>.alignment
         size = (size + align - 1) & ~(align - 1) + MemoryLayout<T>.size
@@ -324,27 +341,37 @@ private struct ArgumentLayout {
 }
 
 /// Walks a buffer laid out as ``ArgumentLayout`` says.
-@unsafe private struct ArgumentCursor {
-    let base: UnsafeMutableRawPointer
-    var offset = 0
+@unsafe @usableFromInline
+struct ArgumentCursor {
+    @usableFromInline let base: UnsafeMutableRawPointer
+    @usableFromInline var offset = 0
 
-    private mutating func next<T>(_: T.Type) -> UnsafeMutableRawPointer {
+    @inlinable @inline(__always)
+    init(base: UnsafeMutableRawPointer) { unsafe self.base = base }
+
+    @inlinable @inline(__always)
+    mutating func next<T>(_: T.Type) -> UnsafeMutableRawPointer {
         let align = MemoryLayout<T>.alignment
         let start = unsafe (offset + align - 1) & ~(align - 1)
         unsafe offset = start + MemoryLayout<T>.size
         return unsafe base + start
     }
 
+    @inlinable @inline(__always)
     mutating func write<T>(_ value: T) { unsafe next(T.self).initializeMemory(as: T.self, to: value) }
 
+    @inlinable @inline(__always)
     mutating func read<T>(_: T.Type) -> T { unsafe next(T.self).assumingMemoryBound(to: T.self).pointee }
 
+    @inlinable @inline(__always)
     mutating func destroy<T>(_: T.Type) { unsafe next(T.self).assumingMemoryBound(to: T.self).deinitialize(count: 1) }
 }
 
 extension Resolver {
     /// Calls `factory` with the runtime arguments handed to it by its lookup, checked against the types
-    /// it takes (`expected`): a factory registered with arguments starts here.
+    /// it takes (`expected`): a factory registered with arguments starts here. Inlinable, so that the
+    /// registration, which knows the types, reads the values with no runtime request for their metadata.
+    @inlinable @inline(__always)
     mutating func callTakingArguments<Destination, First, each Argument>(
         _ factory: @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination,
         takes expected: ArgumentList, for key: KeyDescription
