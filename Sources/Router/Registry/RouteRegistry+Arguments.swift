@@ -339,27 +339,33 @@ extension RouteRegistry {
 
 extension Resolver {
     /// Takes the arguments handed to the factory that is starting (see `LookupState.withArguments`),
-    /// checked against the types it takes (`expected`) and the type it makes.
-    @usableFromInline
+    /// checked against the types it takes (`expected`) and the type it makes. Inlinable: the check is a
+    /// few comparisons; the errors are made out of line.
+    @inlinable @inline(__always)
     mutating func takeArguments<Destination>(
         _ expected: ArgumentList, making _: Destination.Type, for key: KeyDescription
     ) throws -> ArgumentHandoff {
-        guard let handoff = state.takeArguments() else {
-            throw RouteError(
+        let taken = state.takeArguments()
+        if let handoff = taken, handoff.fits(expected, making: Destination.self) { return handoff }
+        throw argumentsDoNotFit(taken, expected, for: key)
+    }
+
+    /// The error of a factory whose lookup handed it no arguments, or arguments it does not take.
+    @usableFromInline
+    func argumentsDoNotFit(_ taken: ArgumentHandoff?, _ expected: ArgumentList, for key: KeyDescription) -> RouteError {
+        guard let handoff = taken else {
+            return RouteError(
                 .argumentMismatch, key: key.full, path: pathHere(key.short),
                 reason: "\(key.full) takes the arguments \(expected.types), but none were given.",
                 hint:
                     "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:)."
             )
         }
-        guard handoff.fits(expected, making: Destination.self) else {
-            throw RouteError(
-                .argumentMismatch, key: key.full, path: pathHere(key.short),
-                reason:
-                    "\(key.full) takes the arguments \(expected.types), but was given \(handoff.given.types).",
-                hint: "Pass arguments of exactly these types, in this order.")
-        }
-        return handoff
+        return RouteError(
+            .argumentMismatch, key: key.full, path: pathHere(key.short),
+            reason:
+                "\(key.full) takes the arguments \(expected.types), but was given \(handoff.given.types).",
+            hint: "Pass arguments of exactly these types, in this order.")
     }
 
     /// Builds `entry` with runtime arguments handed to its factory.
@@ -455,19 +461,21 @@ extension TypeName {
 struct ArgumentList: Sendable {
     /// How many arguments.
     @usableFromInline let count: Int
-    /// The first three types. A registration takes one to three arguments, so a longer list matches none.
+    /// The first three types; `Never` where the list is shorter (`count` tells them apart from a real
+    /// `Never`), so that two lists compare with no test for a missing type. A registration takes one to
+    /// three arguments, so a longer list matches none. (Every field is a plain word, so that a list is
+    /// copied and dropped without reference counting.)
     @usableFromInline let first: Any.Type
-    @usableFromInline let second: Any.Type?
-    @usableFromInline let third: Any.Type?
-    /// For a list of more than three: the whole list as a tuple type, for messages. (Every field is a
-    /// plain word, so that a list is copied and dropped without reference counting.)
+    @usableFromInline let second: Any.Type
+    @usableFromInline let third: Any.Type
+    /// For a list of more than three: the whole list as a tuple type, for messages.
     @usableFromInline let longList: Any.Type?
 
     @inlinable @inline(__always)
     init<First, each Rest>(_ first: First.Type, _ rest: repeat (each Rest).Type) {
         var count = 1
-        var second: Any.Type?
-        var third: Any.Type?
+        var second: Any.Type = Never.self
+        var third: Any.Type = Never.self
         for type in repeat each rest {
             count += 1
             if count == 2 {
@@ -493,14 +501,16 @@ struct ArgumentList: Sendable {
     /// Whether the two lists have the same types in the same order.
     @inlinable @inline(__always)
     func matches(_ other: ArgumentList) -> Bool {
-        count == other.count && count <= 3 && first == other.first && second == other.second && third == other.third
+        count == other.count && count <= 3 && ObjectIdentifier(first) == ObjectIdentifier(other.first)
+            && ObjectIdentifier(second) == ObjectIdentifier(other.second)
+            && ObjectIdentifier(third) == ObjectIdentifier(other.third)
     }
 
     /// The types as they read in messages, e.g. `(String, Int)`; built on demand.
     var types: String {
         if let longList { return TypeName.arguments(longList) }
         if count == 1 { return TypeName.arguments(first) }
-        let names = [first, second, third].compactMap { $0.map { String(describing: $0) } }
+        let names = [first, second, third].prefix(count).map { String(describing: $0) }
         return "(" + names.joined(separator: ", ") + ")"
     }
 }

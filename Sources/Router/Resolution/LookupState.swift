@@ -561,6 +561,14 @@ extension LookupState {
         return try body()
     }
 
+    /// Hands `handoff` to the next factory that takes it, or clears it (nil): ``withArguments(_:_:)`` in two
+    /// steps, for a caller whose body must not hold the state across it (a closure capturing the state
+    /// would retain it).
+    @inlinable @inline(__always)
+    func handArguments(_ handoff: ArgumentHandoff?) {
+        frames.arguments = handoff
+    }
+
     /// ``withArguments(_:_:)`` for an async lookup, which may suspend.
     nonisolated(nonsending) func withArguments<Result>(
         _ handoff: ArgumentHandoff, _ body: nonisolated(nonsending) () async throws -> Result
@@ -571,6 +579,7 @@ extension LookupState {
     }
 
     /// Takes the runtime arguments handed to the factory that is starting: no later factory gets them.
+    @inlinable @inline(__always)
     func takeArguments() -> ArgumentHandoff? {
         let taken = frames.arguments
         frames.arguments = nil

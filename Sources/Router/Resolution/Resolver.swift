@@ -440,10 +440,13 @@ extension Resolver {
         _ found: Borrowed<AnyEntry>, given: ArgumentList, arguments first: First, _ rest: repeat each Argument,
         in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry, onMainActor: Bool
     ) throws -> Destination {
-        try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
+        try ArgumentHandoff.withKnownTypes(given, first, repeat each rest, making: Destination.self) { handoff in
             @inline(__always) func first(_ resolver: inout Resolver) throws -> Destination {
                 @inline(__always) func make(_ entry: Entry<Destination>) throws -> Destination {
-                    try resolver.state.withArguments(handoff) { try resolver.constructFirst(entry) }
+                    // Cleared after the build whether or not a factory took the values (the invariant's (b)).
+                    resolver.state.handArguments(handoff)
+                    defer { resolver.state.handArguments(nil) }
+                    return try resolver.constructFirst(entry)
                 }
                 return try Entry<Destination>.borrow(found, make)
             }
