@@ -24,7 +24,7 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     @usableFromInline var argumentList: ArgumentList?
     var adapterTarget: KeyDescription?
     var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
-    var isMainActor = false
+    @usableFromInline var isMainActor = false
     var alsoKeys: [AlsoKey<Destination>] = []
     /// Whether the library made the factory and it looks up exactly the declared keys (auto-wiring, the
     /// registration serving another key), so that its first run is not checked for undeclared edges.

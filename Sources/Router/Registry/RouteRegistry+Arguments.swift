@@ -112,7 +112,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination on the main actor from the resolver and the argument.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func registerOnMainActor<Destination, First>(
         _ key: RoutableService<Destination>, arguments first: First.Type,
         file: StaticString = #fileID, line: UInt = #line,
@@ -134,7 +134,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination on the main actor from the resolver and the arguments.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func registerOnMainActor<Destination, First, Second>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
         file: StaticString = #fileID, line: UInt = #line,
@@ -157,7 +157,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination on the main actor from the resolver and the arguments.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func registerOnMainActor<Destination, First, Second, Third>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
         _ third: Third.Type, file: StaticString = #fileID, line: UInt = #line,
@@ -278,7 +278,9 @@ extension RouteRegistry {
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
-    /// The registration behind every `registerOnMainActor(_:arguments:…)`.
+    /// The registration behind every `registerOnMainActor(_:arguments:…)`; inlinable, as
+    /// ``registerTakingArguments``.
+    @inlinable
     func registerOnMainActorTakingArguments<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, file: StaticString, line: UInt,
         factory: @escaping @MainActor @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination

@@ -122,9 +122,11 @@ extension Entry {
 /// synchronous code cannot leave its caller's isolation), so no caller can run it elsewhere. Calling it
 /// then is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it traps
 /// instead of failing, and needs a `Sendable` result.
-@safe struct MainActorFunction<Input, Output>: Sendable {
+@usableFromInline @safe
+struct MainActorFunction<Input, Output>: Sendable {
     private let unchecked: @Sendable (Input, inout Resolver) throws -> Output
 
+    @usableFromInline
     init(_ function: @escaping @MainActor @Sendable (Input, inout Resolver) throws -> Output) {
         // Isolation is not part of a function's ABI: the two function types have the same layout and
         // calling convention; only the compiler's isolation check is dropped (see the invariant above).
