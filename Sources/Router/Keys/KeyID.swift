@@ -48,6 +48,7 @@ struct KeyID: Hashable, Sendable {
 /// A key's readable name, built only when a message, report or graph needs it: describing a type the
 /// process has not printed before scans the runtime's conformance records, which at start-up would cost
 /// seconds for thousands of registrations.
+@usableFromInline
 struct KeyDescription: Sendable, Hashable {
     let kind: KeyID.Kind
     let type: Any.Type
@@ -100,11 +101,13 @@ struct KeyDescription: Sendable, Hashable {
         return "\(TypeName.short(made)) via \(TypeName.short(type))\(suffix)"
     }
 
+    @usableFromInline
     static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && ObjectIdentifier(lhs.type) == ObjectIdentifier(rhs.type)
             && lhs.qualifier == rhs.qualifier && lhs.name == rhs.name
     }
 
+    @usableFromInline
     func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(ObjectIdentifier(type))

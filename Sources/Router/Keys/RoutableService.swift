@@ -87,6 +87,7 @@ public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConv
 
     /// The key's parts for messages; a name is kept with its control characters escaped (a line feed in a
     /// name would otherwise start a new line in a report that lists one problem per line).
+    @usableFromInline
     var keyDescription: KeyDescription {
         KeyDescription(
             kind: .service, type: Destination.self, qualifier: id.qualifier, tag: tag,

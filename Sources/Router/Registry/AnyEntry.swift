@@ -22,7 +22,7 @@ class AnyEntry: @unchecked Sendable {
     let isMainActor: Bool
     /// What few registrations have, kept out of line: nil when the registration has none of it, so that
     /// a plain registration stores, copies and releases none of these fields.
-    private let options: Options?
+    @usableFromInline let options: Options?
     /// A string under which the destination can also be looked up.
     var identifier: String? { options?.identifier }
     /// For module entries: whether a fresh configuration adopts the key's configuration protocol.
@@ -32,6 +32,10 @@ class AnyEntry: @unchecked Sendable {
     /// For registrations that take runtime arguments: their types one by one, which a lookup's are
     /// compared with (no tuple type is made per lookup).
     var argumentList: ArgumentList? { options?.argumentList }
+    /// Whether the registration takes runtime arguments of exactly `given`'s types, read in place (the
+    /// argument lookup's fast path tests it inline).
+    @inlinable @inline(__always)
+    func takesArguments(_ given: ArgumentList) -> Bool { options?.argumentList?.matches(given) ?? false }
     /// For adapters: the provided key the required key is joined to.
     var adapterTarget: KeyDescription? { options?.adapterTarget }
     /// Whether no other registration may serve this key's protocol.
@@ -75,12 +79,13 @@ class AnyEntry: @unchecked Sendable {
     }
 
     /// The less common parts of a registration (see `options`).
-    private final class Options: @unchecked Sendable {
+    @usableFromInline
+    final class Options: @unchecked Sendable {
         // @unchecked: every stored property is a `let`; the closure is `@Sendable`.
         let identifier: String?
         let configurationConforms: (@Sendable () -> Bool)?
         let argumentTypes: Any.Type?
-        let argumentList: ArgumentList?
+        @usableFromInline let argumentList: ArgumentList?
         let adapterTarget: KeyDescription?
 
         init(

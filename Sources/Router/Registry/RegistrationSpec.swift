@@ -19,12 +19,12 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)?
     var configurationType: Any.Type?
     var configurationConforms: (@Sendable () -> Bool)?
-    var argumentTypes: Any.Type?
+    @usableFromInline var argumentTypes: Any.Type?
     /// `argumentTypes` one by one (see ``ArgumentList``).
-    var argumentList: ArgumentList?
+    @usableFromInline var argumentList: ArgumentList?
     var adapterTarget: KeyDescription?
     var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
-    var isMainActor = false
+    @usableFromInline var isMainActor = false
     var alsoKeys: [AlsoKey<Destination>] = []
     /// Whether the library made the factory and it looks up exactly the declared keys (auto-wiring, the
     /// registration serving another key), so that its first run is not checked for undeclared edges.

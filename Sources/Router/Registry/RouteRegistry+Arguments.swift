@@ -32,7 +32,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination from the resolver and the argument.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func register<Destination, First>(
         _ key: RoutableService<Destination>, arguments first: First.Type,
         file: StaticString = #fileID, line: UInt = #line,
@@ -60,7 +60,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination from the resolver and the arguments.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func register<Destination, First, Second>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
         file: StaticString = #fileID, line: UInt = #line,
@@ -82,7 +82,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination from the resolver and the arguments.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func register<Destination, First, Second, Third>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
         _ third: Third.Type, file: StaticString = #fileID, line: UInt = #line,
@@ -112,7 +112,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination on the main actor from the resolver and the argument.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func registerOnMainActor<Destination, First>(
         _ key: RoutableService<Destination>, arguments first: First.Type,
         file: StaticString = #fileID, line: UInt = #line,
@@ -134,7 +134,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination on the main actor from the resolver and the arguments.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func registerOnMainActor<Destination, First, Second>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
         file: StaticString = #fileID, line: UInt = #line,
@@ -157,7 +157,7 @@ extension RouteRegistry {
     ///   - factory: Makes the destination on the main actor from the resolver and the arguments.
     /// - Returns: The registration, to modify.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
-    @discardableResult
+    @inlinable @discardableResult
     public func registerOnMainActor<Destination, First, Second, Third>(
         _ key: RoutableService<Destination>, arguments first: First.Type, _ second: Second.Type,
         _ third: Third.Type, file: StaticString = #fileID, line: UInt = #line,
@@ -238,7 +238,9 @@ extension RouteRegistry {
 
     /// The registration behind every `register(_:arguments:…)`: the factory's argument types, checked
     /// against those of each lookup. (Given a factory whose type is already settled, so the pack is no
-    /// trouble here.)
+    /// trouble here.) Inlinable, so that the caller, which knows the types, makes the factory's call
+    /// specialised for them: it reads the arguments with no runtime request for their metadata.
+    @inlinable
     func registerTakingArguments<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, file: StaticString, line: UInt,
         factory: @escaping @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
@@ -276,7 +278,9 @@ extension RouteRegistry {
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
-    /// The registration behind every `registerOnMainActor(_:arguments:…)`.
+    /// The registration behind every `registerOnMainActor(_:arguments:…)`; inlinable, as
+    /// ``registerTakingArguments``.
+    @inlinable
     func registerOnMainActorTakingArguments<Destination, First, each Argument>(
         _ key: RoutableService<Destination>, file: StaticString, line: UInt,
         factory: @escaping @MainActor @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
@@ -306,13 +310,27 @@ extension RouteRegistry {
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
     ///   registered, in number or type.
+    @inlinable @inline(__always)
     public func makeDestination<Destination, First, each Argument>(
         to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
         isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        let given = ArgumentList(First.self, repeat (each Argument).self)
-        return try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
-            try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
+        // Inlinable, so that the caller, which knows the argument types, runs the fast case specialised
+        // for them: no runtime request for their metadata.
+        try Resolver.resolveTopLevel(
+            key, arguments: first, repeat each rest, in: tableRef(), reporting: self, isolation: isolation)
+    }
+
+    /// ``makeDestination(to:arguments:_:isolation:)`` the general way, through the door: every case but a
+    /// plain transient whose primary registration takes exactly `given` (see
+    /// `Resolver.resolveTopLevel(_:arguments:_:in:reporting:isolation:)`).
+    @usableFromInline @inline(never)
+    func makeDestinationGenerally<Destination, First, each Argument>(
+        to key: RoutableService<Destination>, given: ArgumentList, arguments first: First,
+        _ rest: repeat each Argument, onMainActor: Bool
+    ) throws -> Destination {
+        try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
+            try lookup(onMainActor: onMainActor) { resolver in
                 let entry = try resolver.entry(for: key, taking: given)
                 try resolver.checkTakesArguments(entry, given: given)
                 return try resolver.build(entry, arguments: handoff)
@@ -323,29 +341,37 @@ extension RouteRegistry {
 
 extension Resolver {
     /// Takes the arguments handed to the factory that is starting (see `LookupState.withArguments`),
-    /// checked against the types it takes (`expected`) and the type it makes.
+    /// checked against the types it takes (`expected`) and the type it makes. Inlinable: the check is a
+    /// few comparisons; the errors are made out of line.
+    @inlinable @inline(__always)
     mutating func takeArguments<Destination>(
         _ expected: ArgumentList, making _: Destination.Type, for key: KeyDescription
     ) throws -> ArgumentHandoff {
-        guard let handoff = state.takeArguments() else {
-            throw RouteError(
+        let taken = state.takeArguments()
+        if let handoff = taken, handoff.fits(expected, making: Destination.self) { return handoff }
+        throw argumentsDoNotFit(taken, expected, for: key)
+    }
+
+    /// The error of a factory whose lookup handed it no arguments, or arguments it does not take.
+    @usableFromInline
+    func argumentsDoNotFit(_ taken: ArgumentHandoff?, _ expected: ArgumentList, for key: KeyDescription) -> RouteError {
+        guard let handoff = taken else {
+            return RouteError(
                 .argumentMismatch, key: key.full, path: pathHere(key.short),
                 reason: "\(key.full) takes the arguments \(expected.types), but none were given.",
                 hint:
                     "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:)."
             )
         }
-        guard handoff.fits(expected, making: Destination.self) else {
-            throw RouteError(
-                .argumentMismatch, key: key.full, path: pathHere(key.short),
-                reason:
-                    "\(key.full) takes the arguments \(expected.types), but was given \(handoff.given.types).",
-                hint: "Pass arguments of exactly these types, in this order.")
-        }
-        return handoff
+        return RouteError(
+            .argumentMismatch, key: key.full, path: pathHere(key.short),
+            reason:
+                "\(key.full) takes the arguments \(expected.types), but was given \(handoff.given.types).",
+            hint: "Pass arguments of exactly these types, in this order.")
     }
 
     /// Builds `entry` with runtime arguments handed to its factory.
+    @usableFromInline
     mutating func build<Destination>(_ entry: Entry<Destination>, arguments handoff: ArgumentHandoff) throws
         -> Destination
     {
@@ -431,22 +457,27 @@ extension TypeName {
 
 /// The types of a runtime-argument list, one by one: those a registration takes, or those a lookup
 /// gives. Made from the type parameters without making a tuple type (in unspecialised code that is a
-/// locked runtime cache lookup per call), and compared by the identity of each type.
-struct ArgumentList {
+/// locked runtime cache lookup per call), and compared by the identity of each type. Inlinable, so that a
+/// lookup that knows its types makes its list from constants.
+@usableFromInline
+struct ArgumentList: Sendable {
     /// How many arguments.
-    let count: Int
-    /// The first three types. A registration takes one to three arguments, so a longer list matches none.
-    let first: Any.Type
-    let second: Any.Type?
-    let third: Any.Type?
-    /// For a list of more than three: the whole list as a tuple type, for messages. (Every field is a
-    /// plain word, so that a list is copied and dropped without reference counting.)
-    private let longList: Any.Type?
+    @usableFromInline let count: Int
+    /// The first three types; `Never` where the list is shorter (`count` tells them apart from a real
+    /// `Never`), so that two lists compare with no test for a missing type. A registration takes one to
+    /// three arguments, so a longer list matches none. (Every field is a plain word, so that a list is
+    /// copied and dropped without reference counting.)
+    @usableFromInline let first: Any.Type
+    @usableFromInline let second: Any.Type
+    @usableFromInline let third: Any.Type
+    /// For a list of more than three: the whole list as a tuple type, for messages.
+    @usableFromInline let longList: Any.Type?
 
+    @inlinable @inline(__always)
     init<First, each Rest>(_ first: First.Type, _ rest: repeat (each Rest).Type) {
         var count = 1
-        var second: Any.Type?
-        var third: Any.Type?
+        var second: Any.Type = Never.self
+        var third: Any.Type = Never.self
         for type in repeat each rest {
             count += 1
             if count == 2 {
@@ -464,21 +495,24 @@ struct ArgumentList {
 
     /// The list as one tuple type: a runtime request per call in unspecialised code, so made only for the
     /// rare list no registration takes.
-    @inline(never)
-    private static func tupleType<First, each Rest>(_: First.Type, _: repeat (each Rest).Type) -> Any.Type {
+    @usableFromInline @inline(never)
+    static func tupleType<First, each Rest>(_: First.Type, _: repeat (each Rest).Type) -> Any.Type {
         (First, repeat each Rest).self
     }
 
     /// Whether the two lists have the same types in the same order.
+    @inlinable @inline(__always)
     func matches(_ other: ArgumentList) -> Bool {
-        count == other.count && count <= 3 && first == other.first && second == other.second && third == other.third
+        count == other.count && count <= 3 && ObjectIdentifier(first) == ObjectIdentifier(other.first)
+            && ObjectIdentifier(second) == ObjectIdentifier(other.second)
+            && ObjectIdentifier(third) == ObjectIdentifier(other.third)
     }
 
     /// The types as they read in messages, e.g. `(String, Int)`; built on demand.
     var types: String {
         if let longList { return TypeName.arguments(longList) }
         if count == 1 { return TypeName.arguments(first) }
-        let names = [first, second, third].compactMap { $0.map { String(describing: $0) } }
+        let names = [first, second, third].prefix(count).map { String(describing: $0) }
         return "(" + names.joined(separator: ", ") + ")"
     }
 }

@@ -205,6 +205,7 @@ extension RouteRegistry {
     }
 
     /// Files a registration made from `spec`.
+    @usableFromInline
     func add<Destination>(
         id: KeyID, key: KeyDescription, file: StaticString, line: UInt, spec: RegistrationSpec<Destination>
     ) throws -> Registration<Destination, Destination> {

@@ -554,11 +554,19 @@ extension LookupState {
 
     /// Hands a lookup's runtime arguments to the next factory that takes them, for the length of `body`,
     /// as ``withInput(_:_:)`` does a configuration; whatever no factory took is cleared after.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withArguments<Result>(_ handoff: ArgumentHandoff, _ body: () throws -> Result) rethrows -> Result {
         frames.arguments = handoff
         defer { frames.arguments = nil }
         return try body()
+    }
+
+    /// Hands `handoff` to the next factory that takes it, or clears it (nil): ``withArguments(_:_:)`` in two
+    /// steps, for a caller whose body must not hold the state across it (a closure capturing the state
+    /// would retain it).
+    @inlinable @inline(__always)
+    func handArguments(_ handoff: ArgumentHandoff?) {
+        frames.arguments = handoff
     }
 
     /// ``withArguments(_:_:)`` for an async lookup, which may suspend.
@@ -571,6 +579,7 @@ extension LookupState {
     }
 
     /// Takes the runtime arguments handed to the factory that is starting: no later factory gets them.
+    @inlinable @inline(__always)
     func takeArguments() -> ArgumentHandoff? {
         let taken = frames.arguments
         frames.arguments = nil
@@ -716,7 +725,7 @@ struct FrameStack {
     @usableFromInline fileprivate(set) var inputRef: Borrowed<AnyObject>?
     /// The runtime arguments handed to the next factory that takes them; their lookup keeps what the
     /// handoff points to alive until it clears this (see ``ArgumentHandoff``).
-    fileprivate(set) var arguments: ArgumentHandoff?
+    @usableFromInline fileprivate(set) var arguments: ArgumentHandoff?
     /// How many factories have returned, and the last one's registration (for the trace).
     @usableFromInline fileprivate(set) var constructions = 0
     @usableFromInline fileprivate(set) var lastConstructed: ObjectIdentifier?

@@ -13,6 +13,7 @@ extension Resolver {
     /// or fails with ``RouteError/Code/mainActorRequired`` when this lookup is not isolated to the main
     /// actor. The input is passed, not captured, so that it need not be `Sendable`: it was made on this
     /// thread, in this lookup, and the factory runs here too.
+    @usableFromInline
     mutating func onMainActor<Input, Destination>(
         _ key: KeyDescription, passing input: Input, _ factory: MainActorFunction<Input, Destination>
     ) throws -> Destination {

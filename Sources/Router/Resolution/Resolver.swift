@@ -405,6 +405,69 @@ extension Resolver {
         return try ThreadContextKey.context(in: slot).with(start)
     }
 
+    /// ``resolveTopLevel(_:in:reporting:isolation:)`` for a lookup with runtime arguments: when the key's
+    /// primary registration is a plain transient that takes exactly the given types, the lookup runs
+    /// ``resolvePlainTopLevel(_:given:arguments:_:in:reporting:onMainActor:)``, specialised for them in the
+    /// caller; anything else (no table, a missing key, named registrations, another argument list, a
+    /// shared or prepared registration) takes the general way, `RouteRegistry.makeDestinationGenerally`,
+    /// whose checks give every typed error.
+    @inlinable @inline(__always)
+    static func resolveTopLevel<Destination, First, each Argument>(
+        _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
+        in tableRef: Borrowed<SealedTable>?, reporting registry: RouteRegistry, isolation: (any Actor)?
+    ) throws -> Destination {
+        // Made from the type parameters: constants here, where they are known.
+        let given = ArgumentList(First.self, repeat (each Argument).self)
+        if let tableRef = tableRef {
+            let (entry, slow) = tableRef.with { ($0.primaryRefInline(key.id), $0.hasNamedKeys) }
+            if let entry = entry, !slow, entry.with({ $0.isPlainTransient && $0.takesArguments(given) }) {
+                return try resolvePlainTopLevel(
+                    entry, given: given, arguments: first, repeat each rest, in: tableRef, reporting: registry,
+                    onMainActor: MainActorCheck.isMainActor(isolation))
+            }
+        }
+        return try registry.makeDestinationGenerally(
+            to: key, given: given, arguments: first, repeat each rest,
+            onMainActor: MainActorCheck.isMainActor(isolation))
+    }
+
+    /// ``resolvePlainTopLevel(_:in:reporting:onMainActor:)`` with runtime arguments, which `found` (a plain
+    /// transient) takes exactly: the same pieces (the idle thread's state, ``run(_:in:reporting:_:)``,
+    /// ``constructFirst(_:)``), with the values handed to the factory for the length of the build
+    /// (``ArgumentHandoff``). The factory still checks them (``callTakingArguments(_:takes:for:)``).
+    @inlinable @inline(never)
+    static func resolvePlainTopLevel<Destination, First, each Argument>(
+        _ found: Borrowed<AnyEntry>, given: ArgumentList, arguments first: First, _ rest: repeat each Argument,
+        in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry, onMainActor: Bool
+    ) throws -> Destination {
+        try ArgumentHandoff.withKnownTypes(given, first, repeat each rest, making: Destination.self) { handoff in
+            @inline(__always) func first(_ resolver: inout Resolver) throws -> Destination {
+                @inline(__always) func make(_ entry: Entry<Destination>) throws -> Destination {
+                    // Cleared after the build whether or not a factory took the values (the invariant's (b)).
+                    resolver.state.handArguments(handoff)
+                    defer { resolver.state.handArguments(nil) }
+                    return try resolver.constructFirst(entry)
+                }
+                return try Entry<Destination>.borrow(found, make)
+            }
+            @inline(__always) func start(in context: ThreadContext) throws -> Destination {
+                guard let primary = context.idlePrimary else {
+                    return try lookup(in: tableRef, reporting: registry, onMainActor: onMainActor) { resolver in
+                        try Entry<Destination>.borrow(found) { entry in try resolver.build(entry, arguments: handoff) }
+                    }
+                }
+                @inline(__always) func begin(_ state: LookupState) throws -> Destination {
+                    try run(state, in: context, reporting: registry, first)
+                }
+                // Borrowed: the context keeps its primary state (+1) as long as it lives.
+                return try context.start(primary, tableRef, onMainActor: onMainActor, tracing: false).with(begin)
+            }
+            let slot = tableRef.with { $0.contextSlot }
+            // Borrowed: the thread-local slot keeps the context alive until the thread ends.
+            return try ThreadContextKey.context(in: slot).with(start)
+        }
+    }
+
     /// Ends a lookup that started at the door: runs every pending preparation, publishes what it held
     /// back, and commits the creation transaction if this is the thread's outermost lookup.
     @inlinable

@@ -122,9 +122,11 @@ extension Entry {
 /// synchronous code cannot leave its caller's isolation), so no caller can run it elsewhere. Calling it
 /// then is what `MainActor.assumeIsolated` does after its check, which cannot be used here: it traps
 /// instead of failing, and needs a `Sendable` result.
-@safe struct MainActorFunction<Input, Output>: Sendable {
+@usableFromInline @safe
+struct MainActorFunction<Input, Output>: Sendable {
     private let unchecked: @Sendable (Input, inout Resolver) throws -> Output
 
+    @usableFromInline
     init(_ function: @escaping @MainActor @Sendable (Input, inout Resolver) throws -> Output) {
         // Isolation is not part of a function's ABI: the two function types have the same layout and
         // calling convention; only the compiler's isolation check is dropped (see the invariant above).
@@ -197,45 +199,55 @@ extension Registration {
 
 // MARK: Runtime arguments
 
-/// A lookup's runtime arguments on their way to the factory that takes them, with no box, no tuple type
-/// and no dynamic cast per lookup: the lookup copies its values, one after another, into a buffer it owns
-/// (on its stack when synchronous), and the factory that starts reads them back as the types it takes.
+/// A lookup's runtime arguments on their way to the factory that takes them, with no box and no dynamic
+/// cast per lookup: the lookup copies its values into a buffer it owns (on its stack when synchronous),
+/// and the factory that starts reads them back as the types it takes.
+///
+/// **The layout:** the values are laid out as the tuple `(First, (Rest...))` is: the first value at the
+/// start, then the others as one tuple at its own alignment, each in order at its own alignment. Code that
+/// knows the types (specialised in the caller) writes and reads that tuple whole, with no runtime request;
+/// code that does not walks it with ``ArgumentCursor``, which follows the same rule (``ArgumentLayout``).
+/// Either writer fits either reader.
 ///
 /// **The invariant: the buffer is read only (a) by ``Resolver/callTakingArguments(_:takes:for:)`` and its
 /// async form, after ``fits(_:making:)`` checked that the lookup's key makes exactly the factory's
 /// destination type and that the lookup's argument types are exactly, one by one, the factory's (type
 /// identities are compared), so the factory lays the values out as the lookup did and reads each as the
 /// type it was written as; and (b) while the lookup that made the handoff is still inside
-/// ``with(_:_:_:making:_:)`` (or the async form), which keeps the buffer and its values alive: the handoff
-/// is parked in the lookup state's frames for the length of the build only
-/// (``LookupState/withArguments(_:_:)`` clears it), and the factory that takes it copies the values out at
-/// once, before it runs.** A mismatch is a typed error, never a read.
+/// ``with(_:_:_:making:_:)``, ``withKnownTypes(_:_:_:making:_:)`` or the async form, which keep the buffer
+/// and its values alive: the handoff is parked in the lookup state's frames for the length of the build
+/// only (``LookupState/withArguments(_:_:)`` and `Resolver.resolvePlainTopLevel(_:given:arguments:_:in:reporting:onMainActor:)`
+/// clear it), and the factory that takes it copies the values out at once, before it runs.** A mismatch
+/// is a typed error, never a read.
 ///
-/// `@safe`: the buffer's address is private; the only ways in are the two makers, which keep (b), and
-/// the two takers, which check (a).
-@safe struct ArgumentHandoff {
+/// `@safe`: the only ways in are the three makers, which keep (b), and the two takers, which check (a).
+/// The buffer's address, the initializer, the layout helpers and ``ArgumentCursor`` are internal rather
+/// than private only so that those can be inlinable (a caller that knows the types then asks the runtime
+/// for no metadata); no code outside this file uses them, and none is public.
+@usableFromInline @safe
+struct ArgumentHandoff {
     /// The lookup's argument types, for the check and for messages.
-    let given: ArgumentList
+    @usableFromInline let given: ArgumentList
     /// The type the lookup's key makes.
-    let destination: ObjectIdentifier
-    /// The lookup's values, laid out by ``ArgumentLayout``.
-    private let values: UnsafeRawPointer
+    @usableFromInline let destination: ObjectIdentifier
+    /// The lookup's values, laid out as the type's documentation says.
+    @usableFromInline let values: UnsafeRawPointer
 
-    private init(given: ArgumentList, destination: ObjectIdentifier, values: UnsafeRawPointer) {
+    @inlinable @inline(__always) @unsafe
+    init(given: ArgumentList, destination: ObjectIdentifier, values: UnsafeRawPointer) {
         self.given = given
         self.destination = destination
         unsafe self.values = values
     }
 
     /// Runs `body` with the handoff of `first, rest…` for a synchronous lookup of a key that makes
-    /// `Destination`. The values are copied to this call's stack: nothing is allocated.
+    /// `Destination`. The values are copied to this call's stack: nothing is allocated. For generic code
+    /// that does not know the types: they are walked one by one, with no tuple type made.
     static func with<Destination, First, each Rest, Result>(
         _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
         _ body: (ArgumentHandoff) throws -> Result
     ) throws -> Result {
-        var layout = ArgumentLayout()
-        layout.add(First.self)
-        for type in repeat (each Rest).self { layout.add(type) }
+        let layout = ArgumentLayout(First.self, repeat (each Rest).self)
         // A fixed buffer on the stack holds the usual arguments (a few words); larger or more aligned ones
         // get an allocation. (`withUnsafeTemporaryAllocation` would look up a `Result` type per call here.)
         var storage = ArgumentStorage()
@@ -244,9 +256,37 @@ extension Registration {
             let onStack = fitsStorage ? bytes.baseAddress : nil
             let base =
                 unsafe onStack ?? UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
-            unsafe ArgumentHandoff.store(first, repeat each rest, at: base)
+            unsafe ArgumentHandoff.store(first, repeat each rest, at: base, layout: layout)
             defer {
-                unsafe ArgumentHandoff.destroy(First.self, repeat (each Rest).self, at: base)
+                unsafe ArgumentHandoff.destroy(First.self, repeat (each Rest).self, at: base, layout: layout)
+                if unsafe onStack == nil { unsafe base.deallocate() }
+            }
+            return try body(
+                unsafe ArgumentHandoff(
+                    given: given, destination: ObjectIdentifier(Destination.self), values: UnsafeRawPointer(base)))
+        }
+    }
+
+    /// ``with(_:_:_:making:_:)`` for a caller that knows the types (inlinable, so specialised in it): the
+    /// values are written and destroyed as one tuple, with no runtime request (a walk over a pack of values
+    /// asks each value's type to copy it, even where the types are known).
+    @inlinable @inline(__always)
+    static func withKnownTypes<Destination, First, each Rest, Result>(
+        _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
+        _ body: (ArgumentHandoff) throws -> Result
+    ) throws -> Result {
+        let size = MemoryLayout<(First, (repeat each Rest))>.size
+        let alignment = MemoryLayout<(First, (repeat each Rest))>.alignment
+        var storage = ArgumentStorage()
+        let fitsStorage = size <= MemoryLayout<ArgumentStorage>.size && alignment <= 16
+        return try unsafe withUnsafeMutableBytes(of: &storage) { bytes in
+            let onStack = fitsStorage ? bytes.baseAddress : nil
+            let base = unsafe onStack ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: alignment)
+            let values = unsafe base.initializeMemory(
+                as: (First, (repeat each Rest)).self, to: (first, (repeat each rest)))
+            defer {
+                // Moved out and dropped: `deinitialize` would ask the tuple's type to destroy it.
+                _ = unsafe values.move()
                 if unsafe onStack == nil { unsafe base.deallocate() }
             }
             return try body(
@@ -261,13 +301,11 @@ extension Registration {
         _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
         _ body: nonisolated(nonsending) (ArgumentHandoff) async throws -> Result
     ) async throws -> Result {
-        var layout = ArgumentLayout()
-        layout.add(First.self)
-        for type in repeat (each Rest).self { layout.add(type) }
+        let layout = ArgumentLayout(First.self, repeat (each Rest).self)
         let base = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
-        unsafe ArgumentHandoff.store(first, repeat each rest, at: base)
+        unsafe ArgumentHandoff.store(first, repeat each rest, at: base, layout: layout)
         defer {
-            unsafe ArgumentHandoff.destroy(First.self, repeat (each Rest).self, at: base)
+            unsafe ArgumentHandoff.destroy(First.self, repeat (each Rest).self, at: base, layout: layout)
             unsafe base.deallocate()
         }
         return try await body(
@@ -276,23 +314,26 @@ extension Registration {
     }
 
     @unsafe private static func store<First, each Rest>(
-        _ first: First, _ rest: repeat each Rest, at base: UnsafeMutableRawPointer
+        _ first: First, _ rest: repeat each Rest, at base: UnsafeMutableRawPointer, layout: ArgumentLayout
     ) {
         var cursor = unsafe ArgumentCursor(base: base)
         unsafe cursor.write(first)
+        unsafe cursor.enterRest(layout)
         for value in repeat each rest { unsafe cursor.write(value) }
     }
 
     @unsafe private static func destroy<First, each Rest>(
-        _ first: First.Type, _ rest: repeat (each Rest).Type, at base: UnsafeMutableRawPointer
+        _ first: First.Type, _ rest: repeat (each Rest).Type, at base: UnsafeMutableRawPointer, layout: ArgumentLayout
     ) {
         var cursor = unsafe ArgumentCursor(base: base)
         unsafe cursor.destroy(first)
+        unsafe cursor.enterRest(layout)
         for type in repeat each rest { unsafe cursor.destroy(type) }
     }
 
     /// Whether a factory that makes `Destination` from `expected` may take these arguments (the
     /// invariant's (a)).
+    @inlinable @inline(__always)
     func fits<Destination>(_ expected: ArgumentList, making _: Destination.Type) -> Bool {
         destination == ObjectIdentifier(Destination.self) && given.matches(expected)
     }
@@ -306,33 +347,55 @@ extension Registration {
 }
 
 /// Stack room for a synchronous lookup's arguments: 64 bytes, 16-byte aligned.
-private struct ArgumentStorage {
-    var words: (SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>) = (.zero, .zero, .zero, .zero)
+@usableFromInline
+struct ArgumentStorage {
+    @usableFromInline var words: (SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>) = (
+        .zero, .zero, .zero, .zero
+    )
+
+    @inlinable init() {}
 }
 
-/// The size and alignment of a buffer that holds values of the types added, one after another, each at
-/// its own alignment.
+/// The size and alignment of the buffer for `(First, (Rest...))` (see ``ArgumentHandoff``), worked out
+/// from the types one by one, and where the rest starts.
 private struct ArgumentLayout {
     private(set) var size = 0
     private(set) var alignment = 1
+    /// The alignment of the tuple of the values after the first.
+    private(set) var restAlignment = 1
 
-    mutating func add<T>(_: T.Type) {
-        let align = MemoryLayout<T>.alignment
-        size = (size + align - 1) & ~(align - 1) + MemoryLayout<T>.size
-        alignment = max(alignment, align)
+    init<First, each Rest>(_: First.Type, _ rest: repeat (each Rest).Type) {
+        var restSize = 0
+        for type in repeat each rest {
+            restSize = Self.aligned(restSize, Self.alignment(of: type)) + Self.size(of: type)
+            restAlignment = max(restAlignment, Self.alignment(of: type))
+        }
+        size = Self.aligned(MemoryLayout<First>.size, restAlignment) + restSize
+        alignment = max(MemoryLayout<First>.alignment, restAlignment)
     }
+
+    static func aligned(_ offset: Int, _ alignment: Int) -> Int { (offset + alignment - 1) & ~(alignment - 1) }
+    private static func alignment<T>(of _: T.Type) -> Int { MemoryLayout<T>.alignment }
+    private static func size<T>(of _: T.Type) -> Int { MemoryLayout<T>.size }
 }
 
-/// Walks a buffer laid out as ``ArgumentLayout`` says.
+/// Walks a buffer laid out as ``ArgumentLayout`` says: the first value, then ``enterRest(_:)``, then the
+/// others.
 @unsafe private struct ArgumentCursor {
     let base: UnsafeMutableRawPointer
     var offset = 0
 
+    init(base: UnsafeMutableRawPointer) { unsafe self.base = base }
+
     private mutating func next<T>(_: T.Type) -> UnsafeMutableRawPointer {
-        let align = MemoryLayout<T>.alignment
-        let start = unsafe (offset + align - 1) & ~(align - 1)
+        let start = unsafe ArgumentLayout.aligned(offset, MemoryLayout<T>.alignment)
         unsafe offset = start + MemoryLayout<T>.size
         return unsafe base + start
+    }
+
+    /// Moves past the first value to the start of the others' tuple.
+    mutating func enterRest(_ layout: ArgumentLayout) {
+        unsafe offset = ArgumentLayout.aligned(offset, layout.restAlignment)
     }
 
     mutating func write<T>(_ value: T) { unsafe next(T.self).initializeMemory(as: T.self, to: value) }
@@ -344,18 +407,20 @@ private struct ArgumentLayout {
 
 extension Resolver {
     /// Calls `factory` with the runtime arguments handed to it by its lookup, checked against the types
-    /// it takes (`expected`): a factory registered with arguments starts here.
+    /// it takes (`expected`): a factory registered with arguments starts here. Inlinable, so that the
+    /// registration, which knows the types, reads the values as one tuple with no runtime request.
+    @inlinable @inline(__always)
     mutating func callTakingArguments<Destination, First, each Argument>(
         _ factory: @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination,
         takes expected: ArgumentList, for key: KeyDescription
     ) throws -> Destination {
         let handoff = try takeArguments(expected, making: Destination.self, for: key)
-        var values = unsafe handoff.cursor()
-        return try unsafe factory(&self, values.read(First.self), repeat values.read((each Argument).self))
+        let (head, tail) = unsafe handoff.values.assumingMemoryBound(to: (First, (repeat each Argument)).self).pointee
+        return try factory(&self, head, repeat each tail)
     }
 
     /// ``callTakingArguments(_:takes:for:)`` for an async factory, which takes its arguments before its
-    /// first suspension.
+    /// first suspension. Not inlinable: the values are walked one by one, with no tuple type made.
     nonisolated(nonsending) mutating func callTakingArgumentsAsync<Destination, First, each Argument>(
         _ factory:
             nonisolated(nonsending) @Sendable (inout Resolver, First, repeat each Argument) async throws -> Destination,
@@ -363,7 +428,9 @@ extension Resolver {
     ) async throws -> Destination {
         let handoff = try takeArguments(expected, making: Destination.self, for: key)
         var values = unsafe handoff.cursor()
-        return try await unsafe factory(&self, values.read(First.self), repeat values.read((each Argument).self))
+        let first = unsafe values.read(First.self)
+        unsafe values.enterRest(ArgumentLayout(First.self, repeat (each Argument).self))
+        return try await unsafe factory(&self, first, repeat values.read((each Argument).self))
     }
 }
 
