@@ -34,8 +34,10 @@ class AnyEntry: @unchecked Sendable {
     var argumentList: ArgumentList? { options?.argumentList }
     /// Whether the registration takes runtime arguments of exactly `given`'s types, read in place (the
     /// argument lookup's fast path tests it inline).
+    /// Final: a class method is called through the vtable from another module, whatever its inlining
+    /// attributes, and the fast path reads it in the caller's (specialised) code.
     @inlinable @inline(__always)
-    func takesArguments(_ given: ArgumentList) -> Bool { options?.argumentList?.matches(given) ?? false }
+    final func takesArguments(_ given: ArgumentList) -> Bool { options?.argumentList?.matches(given) ?? false }
     /// For adapters: the provided key the required key is joined to.
     var adapterTarget: KeyDescription? { options?.adapterTarget }
     /// Whether no other registration may serve this key's protocol.
