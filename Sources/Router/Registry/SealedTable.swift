@@ -33,6 +33,9 @@ final class SealedTable: @unchecked Sendable {
     /// without the `swift_once` check that reading the static costs.
     @usableFromInline let contextSlot: ThreadContextKey.Slot?
     @usableFromInline let maxDepth: Int
+    /// An idle async lookup's state and binding, which the last async lookup of this table gave back, for
+    /// the next one (see ``AsyncLookupBinding/take(for:stackRange:)``).
+    let spareAsyncLookup = SpareSlot<AsyncLookupBinding>()
     let parent: SealedTable?
     let entries: [AnyEntry]
     /// The registrations grouped by bucket, each bucket's in registration order: see ``members(ofBucket:)``.

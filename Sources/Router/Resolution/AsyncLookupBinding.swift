@@ -15,13 +15,17 @@ import Synchronization
 final class AsyncLookupBinding: @unchecked Sendable {
     // @unchecked: `state` is handed out only by `joinable()`, on the task that runs the lookup, between
     // `begin` and `end`; that task runs one thing at a time, so the state is never used by two threads at
-    // once, as a lookup state must not be. `outer` is only read and written under `lookups`' lock.
+    // once, as a lookup state must not be. `outer` is only read and written under `lookups`' lock; `task` only
+    // by the task that runs the lookup, which files and ends it; a binding given back to its table is
+    // idle (its state emptied, nothing filed) until the next lookup takes it.
 
-    /// The lookup's state.
+    /// The lookup's state, the binding's own: kept with it from lookup to lookup (see ``take(for:stackRange:)``).
     let state: LookupState
     /// The async lookup of the same task this one is nested in (a lookup of another registry started
     /// inside its factory), if any.
     private var outer: AsyncLookupBinding?
+    /// The task the lookup is filed under (see ``file()``), nil when it is not filed.
+    private var task: UInt?
 
     private init(state: LookupState) {
         self.state = state
@@ -36,34 +40,54 @@ final class AsyncLookupBinding: @unchecked Sendable {
     /// and the newest is the likeliest to ask), cheaper than hashing.
     private static let lookups = Locked<[(task: UInt, binding: AsyncLookupBinding)]>([])
 
-    /// Files `state`'s lookup under the current task until ``end(_:)``; nil outside a task (then it
-    /// cannot be joined, and need not be).
-    static func begin(_ state: LookupState) -> (task: UInt, binding: AsyncLookupBinding)? {
-        guard let task = currentTask() else { return nil }
-        let binding = AsyncLookupBinding(state: state)
-        lookups.withLock { lookups in
-            if let index = lookups.lastIndex(where: { $0.task == task }) {
-                binding.outer = lookups[index].binding
-                lookups[index].binding = binding
-            } else {
-                lookups.append((task, binding))
-            }
+    /// A binding with an idle state for a new async lookup of `table`, measured against `stackRange`: the
+    /// table's spare one (``SealedTable/spareAsyncLookup``), which the last lookup gave back, or a new one.
+    /// Reused, a state and its binding cost no allocation per lookup.
+    static func take(for table: SealedTable, stackRange: StackRange) -> AsyncLookupBinding {
+        let tableRef = Borrowed(table)
+        if let spare = table.spareAsyncLookup.take() {
+            spare.state.restart(tableRef: tableRef, stackRange: stackRange, tracing: table.isTracing)
+            return spare
         }
-        running.count.add(1, ordering: .relaxed)
-        return (task, binding)
+        return AsyncLookupBinding(
+            state: LookupState.make(tableRef, stackRange: stackRange, tracing: table.isTracing, isAsync: true))
     }
 
-    /// Ends what ``begin(_:)`` filed.
-    static func end(_ filed: (task: UInt, binding: AsyncLookupBinding)) {
-        running.count.subtract(1, ordering: .relaxed)
-        lookups.withLock { lookups in
-            guard let index = lookups.lastIndex(where: { $0.task == filed.task }) else { return }
-            if let outer = filed.binding.outer {
+    /// Gives the binding of a lookup that ended (its state emptied, ``end()`` called) back to `table`, for
+    /// the next lookup.
+    func giveBack(to table: Borrowed<SealedTable>) {
+        table.with { $0.spareAsyncLookup.give(self) }
+    }
+
+    /// Files the lookup under the current task until ``end()``; not filed outside a task (then it cannot
+    /// be joined, and need not be).
+    func file() {
+        guard let task = Self.currentTask() else { return }
+        self.task = task
+        Self.lookups.withLock { lookups in
+            if let index = lookups.lastIndex(where: { $0.task == task }) {
+                outer = lookups[index].binding
+                lookups[index].binding = self
+            } else {
+                lookups.append((task, self))
+            }
+        }
+        Self.running.count.add(1, ordering: .relaxed)
+    }
+
+    /// Ends what ``file()`` filed.
+    func end() {
+        guard let task else { return }
+        self.task = nil
+        Self.running.count.subtract(1, ordering: .relaxed)
+        Self.lookups.withLock { lookups in
+            guard let index = lookups.lastIndex(where: { $0.task == task }) else { return }
+            if let outer {
                 lookups[index].binding = outer
             } else {
                 lookups.remove(at: index)
             }
-            filed.binding.outer = nil
+            outer = nil
         }
     }
 

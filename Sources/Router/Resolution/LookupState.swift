@@ -41,6 +41,9 @@ final class LookupState {
     /// Whether `failedInjection` is set: what the engine's hot branches test, as a plain load (testing the
     /// reference itself retained and released it).
     @safe @exclusivity(unchecked) @usableFromInline fileprivate(set) var hasFailedInjection = false
+    /// Memory for the frames of the async factories running in the lookup (a frame cannot stay on the
+    /// stack across a suspension), kept with the state so that an async lookup allocates none.
+    @safe @exclusivity(unchecked) fileprivate var asyncFrames = AsyncFrameSlots()
 
     private init(tableRef: Borrowed<SealedTable>, stackRange: StackRange, isAsync: Bool) {
         context = LookupContext(tableRef: tableRef, stackRange: stackRange, isAsync: isAsync)
@@ -60,6 +63,7 @@ final class LookupState {
     deinit {
         unsafe preparations.graphRef?.release()
         unsafe preparations.spareGraph?.release()
+        unsafe asyncFrames.free()
     }
 
     /// Ends an async lookup's state, which is its own (a thread's states end in ``ThreadContext/end(_:)``):
@@ -986,7 +990,9 @@ extension Resolver {
         }
     }
 
-    /// As `construct`, with an async factory.
+    /// As `construct`, with an async factory. Inlinable, so that the async door's fast case
+    /// (``resolvePlainAsyncTopLevel(_:_:in:reporting:onMainActor:)``) runs it specialized, in its caller.
+    @inlinable
     nonisolated(nonsending) mutating func constructAsync<Destination>(
         _ entry: Entry<Destination>,
         _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
@@ -994,15 +1000,12 @@ extension Resolver {
         // As `construct`: a transient's factory already running on the path is a cycle, found at its first
         // repeat (the graph finds shared and graph-scoped repeats).
         if checksForRepeat, let cycle = repeatedFactory(entry) { throw cycle }
-        // A heap frame: a pointer to a stack local cannot live across a suspension.
-        let pointer = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
-        unsafe pointer.initialize(to: Frame(entry: entry, parent: top, node: -1))
-        let frame = unsafe FrameRef(pointer)
+        // Off the stack: a pointer to a stack local cannot live across a suspension.
+        let frame = state.pushAsyncFrame(Frame(entry: entry, parent: top, node: -1))
         let parentNode = state.enterFrame(frame)
         defer {
             state.leaveFrame(frame, parentNode: parentNode)
-            unsafe pointer.deinitialize(count: 1)
-            unsafe pointer.deallocate()
+            state.popAsyncFrame(frame)
         }
         let made: Destination
         // Nonsending, as the whole async lookup: the factory runs on the lookup's executor between its
@@ -1016,6 +1019,72 @@ extension Resolver {
         state.noteConstructed(entry)
         record(made, entry, node: frame.node)
         return made
+    }
+}
+
+extension LookupState {
+    /// Places an async factory's frame in the state's frame memory (see ``AsyncFrameSlots``); the caller
+    /// pushes it, and pops it with ``popAsyncFrame(_:)`` after it has left the frame stack.
+    @usableFromInline
+    func pushAsyncFrame(_ frame: Frame) -> FrameRef {
+        unsafe FrameRef(asyncFrames.push(frame))
+    }
+
+    /// Frees what ``pushAsyncFrame(_:)`` placed, the innermost async frame.
+    @usableFromInline
+    func popAsyncFrame(_ frame: FrameRef) {
+        unsafe asyncFrames.pop(frame.pointer)
+    }
+}
+
+/// The memory of a lookup's async factories' frames: the first ``inline`` levels in one block the state
+/// keeps from lookup to lookup, deeper ones allocated each.
+///
+/// `@safe`. **The invariant: a frame's memory stays allocated and is not reused while the frame is
+/// pushed.** It holds because only the state's ``LookupState/pushAsyncFrame(_:)`` and
+/// ``LookupState/popAsyncFrame(_:)`` reach the slots, only `constructAsync` calls them, around its
+/// factory, and those calls nest strictly: a state belongs to one lookup of one task at a time, and a
+/// factory's own async lookups that join it run inside the factory's await. So the slots are used as a
+/// stack: `push` takes the slot at `used` (or allocates past the block), `pop` gets the innermost frame
+/// back and frees that slot (or that allocation). The block is freed only by `free()`, from the state's
+/// `deinit`, when no frame can be pushed.
+@safe
+struct AsyncFrameSlots {
+    /// How many levels the block holds.
+    static let inline = 8
+    /// The block, allocated at the first push.
+    private var block: UnsafeMutablePointer<Frame>?
+    /// How many slots of the block are in use.
+    private var used = 0
+
+    /// Memory holding `frame`, for the innermost async factory.
+    @unsafe mutating func push(_ frame: Frame) -> UnsafeMutablePointer<Frame> {
+        guard used < Self.inline else {
+            let own = UnsafeMutablePointer<Frame>.allocate(capacity: 1)
+            unsafe own.initialize(to: frame)
+            return unsafe own
+        }
+        let block = unsafe self.block ?? UnsafeMutablePointer<Frame>.allocate(capacity: Self.inline)
+        unsafe self.block = unsafe block
+        let slot = unsafe block + used
+        unsafe slot.initialize(to: frame)
+        used += 1
+        return unsafe slot
+    }
+
+    /// Frees `frame`, which the last ``push(_:)`` not yet popped returned.
+    @unsafe mutating func pop(_ frame: UnsafeMutablePointer<Frame>) {
+        unsafe frame.deinitialize(count: 1)
+        if used > 0, let block = unsafe block, unsafe frame == block + (used - 1) {
+            used -= 1
+        } else {
+            unsafe frame.deallocate()
+        }
+    }
+
+    /// Frees the block; no frame may be pushed.
+    @unsafe func free() {
+        unsafe block?.deallocate()
     }
 }
 

@@ -92,6 +92,41 @@ extension Resolver {
     }
 }
 
+extension Resolver {
+    /// An async top-level lookup of a transient registration with nothing to prepare, untraced, whose
+    /// factory is async: the async door, `buildAsync` and `constructAsync` specialized in the caller, with
+    /// what `buildAsync` would test known (no earlier object to find, no graph to start; only the depth
+    /// guard applies). It keeps the door's rules: the session joins, nests or starts the lookup, files it
+    /// under its task so that the factory's own lookups join it, finishes what they queued and reports a
+    /// failure. A registration with a plain factory takes the general way (``RouteRegistry/makeDestinationAsyncSlow(to:)``).
+    @inlinable
+    nonisolated(nonsending) static func resolvePlainAsyncTopLevel<Destination>(
+        _ key: RoutableService<Destination>, _ found: Borrowed<AnyEntry>, in tableRef: Borrowed<SealedTable>,
+        reporting registry: RouteRegistry, onMainActor: Bool
+    ) async throws -> Destination {
+        // Retained for the lookup: the table keeps it alive as well, but a borrowed reference cannot cross
+        // the await below.
+        let entry = try Entry<Destination>.borrow(found) { $0 }
+        guard let factory = entry.asyncFactory else { return try await registry.makeDestinationAsyncSlow(to: key) }
+        // Held to the end of the lookup, whose state borrows it, as `makeDestinationAsyncSlow` holds it.
+        let table = tableRef.object
+        defer { withExtendedLifetime(table) {} }
+        let session = beginAsync(in: table, of: registry, reporting: true, onMainActor: onMainActor)
+        var resolver = Resolver(state: session.state)
+        do {
+            try resolver.checkDepth(entry)
+            let made = try await resolver.constructAsync(entry, factory)
+            try session.finish(&resolver, of: registry)
+            session.recycle()
+            return made
+        } catch {
+            let failure = session.fail(error, &resolver, of: registry, reporting: true)
+            session.recycle()
+            throw failure
+        }
+    }
+}
+
 extension RouteRegistry {
     /// Registers an async factory, for destinations that must await something to exist (opening a
     /// database, reading a file).
@@ -148,10 +183,16 @@ extension RouteRegistry {
         // an override, an async lookup or a trace handler running, or named registrations, the general path
         // decides.
         if let tableRef = tableRef(),
-            let found = tableRef.with({ $0.hasNamedKeys ? nil : $0.primaryRefInline(key.id) }),
-            case .built(let made) = Entry<Destination>.fastCase(found)
+            let found = tableRef.with({ $0.hasNamedKeys ? nil : $0.primaryRefInline(key.id) })
         {
-            return made
+            switch Entry<Destination>.fastCase(found) {
+            case .built(let made): return made
+            // A transient with nothing to prepare: if its factory is async, a lookup specialized here.
+            case .plain:
+                return try await Resolver.resolvePlainAsyncTopLevel(
+                    key, found, in: tableRef, reporting: self, onMainActor: MainActorCheck.isMainActor(#isolation))
+            case .other: break
+            }
         }
         return try await makeDestinationAsyncSlow(to: key)
     }
@@ -175,9 +216,12 @@ extension RouteRegistry {
         do {
             let made = try await resolver.buildAsync(try resolver.entry(for: key))
             try session.finish(&resolver, of: self)
+            session.recycle()
             return made
         } catch {
-            throw session.fail(error, &resolver, of: self, reporting: true)
+            let failure = session.fail(error, &resolver, of: self, reporting: true)
+            session.recycle()
+            throw failure
         }
     }
 

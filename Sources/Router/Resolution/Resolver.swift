@@ -278,24 +278,24 @@ extension Resolver {
     ///   - onMainActor: Whether the caller is isolated to the main actor.
     /// - Returns: The session; look up through its ``AsyncLookupSession/state``, then end it.
     // Inlined into the async door: out of line (as it went when `nest` grew) it cost s12 about 26 instructions.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     static func beginAsync(
         in table: SealedTable, of registry: RouteRegistry, reporting: Bool, onMainActor: Bool
     ) -> AsyncLookupSession {
         let joined = AsyncLookupBinding.joinable()
         if let joined, joined.state.table === table {
             let was = joined.state.joinOnMainActor(onMainActor)
-            return AsyncLookupSession(state: joined.state, filed: nil, started: false, wasOnMainActor: was)
+            return AsyncLookupSession(state: joined.state, binding: nil, wasOnMainActor: was)
         }
         // `table` is kept alive by the caller until the lookup ends.
-        let state = LookupState.make(
-            Borrowed(table), stackRange: ThreadContext.current.stackRange, tracing: table.isTracing, isAsync: true)
+        let binding = AsyncLookupBinding.take(for: table, stackRange: ThreadContext.current.stackRange)
+        let state = binding.state
         // Nonsending: the lookup, its async factories included, runs on the caller's executor between its
         // awaits, so called from main-actor code it may make main-actor destinations there.
         state.nest(in: joined.map { Borrowed($0.state) }, onMainActor: onMainActor)
-        let filed = AsyncLookupBinding.begin(state)
+        binding.file()
         registry.overrideCounter.running.add(OverrideCounter.asyncLookup, ordering: .relaxed)
-        return AsyncLookupSession(state: state, filed: filed, started: true, wasOnMainActor: false)
+        return AsyncLookupSession(state: state, binding: binding, wasOnMainActor: false)
     }
 
     /// The async door with the lookup as a closure, for the forms that are not hot (``beginAsync(in:of:reporting:onMainActor:)``
@@ -311,9 +311,12 @@ extension Resolver {
         do {
             let made = try await body(&resolver)
             try session.finish(&resolver, of: registry)
+            session.recycle()
             return made
         } catch {
-            throw session.fail(error, &resolver, of: registry, reporting: reporting)
+            let failure = session.fail(error, &resolver, of: registry, reporting: reporting)
+            session.recycle()
+            throw failure
         }
     }
 
@@ -514,53 +517,62 @@ extension Resolver {
 /// An async lookup the async door began (``Resolver/beginAsync(in:of:reporting:onMainActor:)``): one of the
 /// task's own, or the task's running lookup it joined. Ends with ``finish(_:of:)`` or
 /// ``fail(_:_:of:reporting:)``, once.
+@usableFromInline
 struct AsyncLookupSession {
     // The caller keeps the table alive until the session ends (the state borrows it), and passes the
     // registry to `finish` and `fail`: fields the session does not hold cost no retain per lookup.
 
     /// The lookup's state: a resolver of it looks up in the session.
-    let state: LookupState
-    /// The lookup filed under its task, when the session started it.
-    let filed: (task: UInt, binding: AsyncLookupBinding)?
-    /// Whether the session started the lookup (false: it joined the task's running one, which ends it).
-    let started: Bool
+    @usableFromInline let state: LookupState
+    /// The lookup's binding, filed under its task, when the session started the lookup; nil when it joined
+    /// the task's running one, which ends it.
+    let binding: AsyncLookupBinding?
     /// A joined lookup's main-actor flag before the session, restored when it ends.
     let wasOnMainActor: Bool
 
     /// Ends a lookup whose body succeeded: a started one runs what is pending and publishes what it held
     /// (``Resolver/finishLookup()``), then its state is emptied and it leaves its task.
     /// - Throws: An error finishing the lookup; the caller then ends it with ``fail(_:_:of:reporting:)``.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     func finish(_ resolver: inout Resolver, of registry: RouteRegistry) throws {
-        guard started else {
+        guard let binding else {
             state.restoreOnMainActor(wasOnMainActor)
             return
         }
         if state.needsFinishing { try resolver.synchronously { resolver in try resolver.finishLookupSlow() } }
-        state.end()
-        close(registry)
+        close(binding, registry)
     }
 
     /// Ends a lookup that failed with `error`: a started one rolls back what it claimed, is emptied, leaves
     /// its task and reports the failure (when `reporting`).
     /// - Returns: The error to throw.
+    @usableFromInline
     func fail(_ error: any Error, _ resolver: inout Resolver, of registry: RouteRegistry, reporting: Bool)
         -> any Error
     {
-        guard started else {
+        guard let binding else {
             state.restoreOnMainActor(wasOnMainActor)
             return error
         }
         resolver.failLookup(error)
-        state.end()
-        close(registry)
+        close(binding, registry)
         return reporting ? registry.report(error) : error
     }
 
+    /// Empties the state and unfiles the lookup.
     @inline(__always)
-    private func close(_ registry: RouteRegistry) {
+    private func close(_ binding: AsyncLookupBinding, _ registry: RouteRegistry) {
+        state.end()
         registry.overrideCounter.running.subtract(OverrideCounter.asyncLookup, ordering: .relaxed)
-        if let filed { AsyncLookupBinding.end(filed) }
+        binding.end()
+    }
+
+    /// After ``finish(_:of:)`` or ``fail(_:_:of:reporting:)``, when the caller will not touch the state
+    /// again: gives a started lookup's state and binding back to its table, for the next async lookup to
+    /// reuse instead of allocating its own. (A caller that skips it only loses the reuse.)
+    @usableFromInline @inline(__always)
+    func recycle() {
+        binding?.giveBack(to: state.context.tableRef)
     }
 }
 

@@ -528,6 +528,44 @@ extension RouteRegistry {
     func unlock() { unsafe pthread_mutex_unlock(mutex) }
 }
 
+/// One spare object kept for the next user, taken and given back from any thread without a lock: the async
+/// door's lookup states (``AsyncLookupBinding``), which would otherwise be allocated and freed per lookup.
+///
+/// `@safe`. **The invariant: the slot holds one count on the object it stores, and only one caller ever
+/// receives a stored reference.** It holds for every caller: ``take()`` exchanges the slot with nil, so of
+/// two takers at once one gets the reference (with its count) and the other nil; ``give(_:)`` stores a
+/// count of its own with a compare-exchange from nil, so it never overwrites (and leaks) a stored one, and
+/// drops that count when the slot is full; `deinit` drops the stored one. The orderings (`releasing` on
+/// give, `acquiring` on take) make what the giver wrote to the object visible to the next taker.
+@safe final class SpareSlot<Object: AnyObject & Sendable>: Sendable {
+    // Counted by hand through `Borrowed` (its `retained(_:)` and `release()`), the library's one way to
+    // hold an unmanaged reference.
+    private let slot = Atomic<Borrowed<Object>?>(nil)
+
+    init() {}
+
+    deinit {
+        if let left = slot.load(ordering: .acquiring) { unsafe left.release() }
+    }
+
+    /// The spare object, now the caller's; nil when there is none.
+    func take() -> Object? {
+        guard let taken = slot.exchange(nil, ordering: .acquiring) else { return nil }
+        let object = taken.object
+        unsafe taken.release()
+        return object
+    }
+
+    /// Keeps `object` for the next ``take()``, unless a spare is kept already.
+    func give(_ object: Object) {
+        let stored = unsafe Borrowed.retained(object)
+        guard !slot.compareExchange(expected: nil, desired: stored, ordering: .releasing).exchanged else {
+            return
+        }
+        unsafe stored.release()
+    }
+}
+
 /// State guarded by a lock, read and written only inside ``withLock(_:)``.
 // @safe: its one unsafe construct, `state`'s unchecked exclusivity, holds by the lock (see `state`).
 @safe final class Locked<State>: @unchecked Sendable {
