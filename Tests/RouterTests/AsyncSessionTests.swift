@@ -187,4 +187,67 @@ struct AsyncSessionTests {
         #expect(first == nil)
         #expect(again.engine.horsepower == 400)
     }
+
+    /// An async lookup's state is given back to its table when the lookup ends and reused by the next one:
+    /// what a failed lookup left (its graph, its graph-scoped instance, its frames) must not reach the next.
+    /// The owner is an async transient with nothing to prepare, the async door's specialized case.
+    @Test func anAsyncLookupAfterAFailedOneStartsFromAnEmptyState() async throws {
+        let made = Counter()
+        let calls = Counter()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.sessionPart) { _ in
+                made.increment()
+                return SessionPartImpl()
+            }.scope(.graph)
+            try registry.registerAsync(.sessionOwner) { r async throws in
+                let part = try r.resolve(.sessionPart)
+                await Task.yield()
+                if calls.increment() == 1 { throw Boom() }
+                return SessionOwnerImpl(part: part, lazyPart: try r.lazy(.sessionPart), makePart: try r.provider(.sessionPart))
+            }
+        }
+        await #expect(throws: RouteError.self) { try await registry.makeDestinationAsync(to: .sessionOwner) }
+        let owner = try await registry.makeDestinationAsync(to: .sessionOwner)
+        #expect(made.value == 2)
+        #expect(try owner.lazyPart.value === owner.part)
+        #expect(made.value == 2)
+        // And a third lookup, in the state the second gave back, gets a part of its own.
+        let third = try await registry.makeDestinationAsync(to: .sessionOwner)
+        #expect(third.part !== owner.part)
+        #expect(made.value == 3)
+    }
+
+    /// Async factories' frames live in their lookup's state, the first levels in a block it keeps, deeper
+    /// ones allocated each: a chain of async factories deeper than the block is built in order, and a
+    /// repeat deeper than it is found as the cycle it is, with the whole path.
+    @Test(arguments: [false, true])
+    func aChainOfAsyncFactoriesDeeperThanTheFrameBlockKeepsItsPath(closesACycle: Bool) async throws {
+        let levels = 20
+        let registry = try sealedRegistry { registry in
+            for level in 0..<levels {
+                try registry.registerAsync(.sessionPart.named("\(level)")) { r async throws in
+                    await Task.yield()
+                    if level < levels - 1 {
+                        _ = try await r.resolveAsync(.sessionPart.named("\(level + 1)"))
+                    } else if closesACycle {
+                        _ = try await r.resolveAsync(.sessionPart.named("3"))
+                    }
+                    return SessionPartImpl()
+                }
+            }
+        }
+        guard closesACycle else {
+            _ = try await registry.makeDestinationAsync(to: .sessionPart.named("0"))
+            // Every frame was given back: the next lookup of the chain starts at the top again.
+            _ = try await registry.makeDestinationAsync(to: .sessionPart.named("0"))
+            return
+        }
+        let error = await #expect(throws: RouteError.self) {
+            try await registry.makeDestinationAsync(to: .sessionPart.named("0"))
+        }
+        #expect(error?.code == .circularDependency)
+        // The cycle's path, from the repeated level 3 down to the last and back to 3.
+        #expect(error?.path.count == levels - 3 + 1)
+        #expect(error?.path.first == error?.path.last)
+    }
 }
