@@ -203,7 +203,8 @@ struct AsyncSessionTests {
                 let part = try r.resolve(.sessionPart)
                 await Task.yield()
                 if calls.increment() == 1 { throw Boom() }
-                return SessionOwnerImpl(part: part, lazyPart: try r.lazy(.sessionPart), makePart: try r.provider(.sessionPart))
+                return SessionOwnerImpl(
+                    part: part, lazyPart: try r.lazy(.sessionPart), makePart: try r.provider(.sessionPart))
             }
         }
         await #expect(throws: RouteError.self) { try await registry.makeDestinationAsync(to: .sessionOwner) }

@@ -17,7 +17,9 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// `AnyEntry.options`).
     private let extras: Extras?
     /// The async factory, for keys registered with `registerAsync`; `factory` then throws `asyncOnly`.
-    @usableFromInline var asyncFactory: (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)? {
+    @usableFromInline var asyncFactory:
+        (nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination)?
+    {
         extras?.asyncFactory
     }
     var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? { extras?.makeConfiguration }
