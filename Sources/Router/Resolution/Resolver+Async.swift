@@ -99,7 +99,10 @@ extension Resolver {
     /// guard applies). It keeps the door's rules: the session joins, nests or starts the lookup, files it
     /// under its task so that the factory's own lookups join it, finishes what they queued and reports a
     /// failure. A registration with a plain factory takes the general way (``RouteRegistry/makeDestinationAsyncSlow(to:)``).
-    @inlinable
+    ///
+    /// Specialized but never inlined: inlined into the door, its locals grew the door's async frame, and
+    /// the built singleton (s12s), which returns before any of it runs, paid for them.
+    @inlinable @inline(never)
     nonisolated(nonsending) static func resolvePlainAsyncTopLevel<Destination>(
         _ key: RoutableService<Destination>, _ found: Borrowed<AnyEntry>, in tableRef: Borrowed<SealedTable>,
         reporting registry: RouteRegistry, onMainActor: Bool
