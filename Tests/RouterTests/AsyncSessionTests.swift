@@ -251,4 +251,63 @@ struct AsyncSessionTests {
         #expect(error?.path.count == levels - 3 + 1)
         #expect(error?.path.first == error?.path.last)
     }
+
+    /// Reused async lookup states are taken and given back by lookups on several threads at once: each
+    /// lookup must get a state no other lookup is using. Eight tasks on four threads look up an async
+    /// transient whose factory suspends between making its graph-scoped part and returning, and every
+    /// fifth call fails after making its part: every owner's `Lazy` and `Provider` find the part its own
+    /// lookup made, no two owners share a part, and no part is made that no lookup asked for.
+    @Test func concurrentAsyncLookupsEachGetAStateOfTheirOwn() throws {
+        let made = Counter()
+        let calls = Counter()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.sessionPart) { _ in
+                made.increment()
+                return SessionPartImpl()
+            }.scope(.graph)
+            try registry.registerAsync(.sessionOwner) { r async throws in
+                let part = try r.resolve(.sessionPart)
+                await Task.yield()
+                if calls.increment() % 5 == 0 { throw Boom() }
+                return SessionOwnerImpl(
+                    part: part, lazyPart: try r.lazy(.sessionPart), makePart: try r.provider(.sessionPart))
+            }
+        }
+        let tasks = 8
+        let lookups = 150
+        // The owners are kept alive, so that no part's address is reused and identities stay distinct.
+        let owners = TestLocked<[any SessionOwner]>([])
+        let unexpected = TestLocked<[String]>([])
+        #expect(
+            asyncScenarioFinishes(width: 4, bound: 120) {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<tasks {
+                        group.addTask {
+                            for _ in 0..<lookups {
+                                do {
+                                    let owner = try await registry.makeDestinationAsync(to: .sessionOwner)
+                                    owners.withLock { $0.append(owner) }
+                                } catch let error as RouteError where error.underlyingError is Boom {
+                                } catch {
+                                    unexpected.withLock { $0.append("\(error)") }
+                                }
+                            }
+                        }
+                    }
+                }
+            })
+        #expect(unexpected.withLock { $0 } == [])
+        let all = owners.withLock { $0 }
+        #expect(all.count == tasks * lookups - calls.value / 5)
+        #expect(calls.value == tasks * lookups)
+        // One part per lookup, failed ones included, and each owner's deferred lookups find its own.
+        #expect(made.value == tasks * lookups)
+        #expect(Set(all.map { ObjectIdentifier($0.part) }).count == all.count)
+        let strays = try all.filter { owner in
+            try owner.lazyPart.value !== owner.part || owner.makePart() !== owner.part
+        }
+        #expect(strays.isEmpty)
+        // Reading them made nothing: each found its lookup's part.
+        #expect(made.value == tasks * lookups)
+    }
 }
