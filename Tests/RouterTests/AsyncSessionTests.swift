@@ -194,19 +194,7 @@ struct AsyncSessionTests {
     @Test func anAsyncLookupAfterAFailedOneStartsFromAnEmptyState() async throws {
         let made = Counter()
         let calls = Counter()
-        let registry = try sealedRegistry { registry in
-            try registry.register(.sessionPart) { _ in
-                made.increment()
-                return SessionPartImpl()
-            }.scope(.graph)
-            try registry.registerAsync(.sessionOwner) { r async throws in
-                let part = try r.resolve(.sessionPart)
-                await Task.yield()
-                if calls.increment() == 1 { throw Boom() }
-                return SessionOwnerImpl(
-                    part: part, lazyPart: try r.lazy(.sessionPart), makePart: try r.provider(.sessionPart))
-            }
-        }
+        let registry = try suspendingOwnerRegistry(made: made, calls: calls, failing: { $0 == 1 })
         await #expect(throws: RouteError.self) { try await registry.makeDestinationAsync(to: .sessionOwner) }
         let owner = try await registry.makeDestinationAsync(to: .sessionOwner)
         #expect(made.value == 2)
@@ -260,19 +248,7 @@ struct AsyncSessionTests {
     @Test func concurrentAsyncLookupsEachGetAStateOfTheirOwn() throws {
         let made = Counter()
         let calls = Counter()
-        let registry = try sealedRegistry { registry in
-            try registry.register(.sessionPart) { _ in
-                made.increment()
-                return SessionPartImpl()
-            }.scope(.graph)
-            try registry.registerAsync(.sessionOwner) { r async throws in
-                let part = try r.resolve(.sessionPart)
-                await Task.yield()
-                if calls.increment() % 5 == 0 { throw Boom() }
-                return SessionOwnerImpl(
-                    part: part, lazyPart: try r.lazy(.sessionPart), makePart: try r.provider(.sessionPart))
-            }
-        }
+        let registry = try suspendingOwnerRegistry(made: made, calls: calls, failing: { $0 % 5 == 0 })
         let tasks = 8
         let lookups = 150
         // The owners are kept alive, so that no part's address is reused and identities stay distinct.
@@ -309,5 +285,25 @@ struct AsyncSessionTests {
         #expect(strays.isEmpty)
         // Reading them made nothing: each found its lookup's part.
         #expect(made.value == tasks * lookups)
+    }
+}
+
+/// A registry whose `sessionOwner` is an async transient that makes its graph-scoped `sessionPart` (counted in
+/// `made`), suspends, then fails when `failing` says so of its call's number (counted in `calls`, from 1).
+private func suspendingOwnerRegistry(
+    made: Counter, calls: Counter, failing: @escaping @Sendable (Int) -> Bool
+) throws -> RouteRegistry {
+    try sealedRegistry { registry in
+        try registry.register(.sessionPart) { _ in
+            made.increment()
+            return SessionPartImpl()
+        }.scope(.graph)
+        try registry.registerAsync(.sessionOwner) { r async throws in
+            let part = try r.resolve(.sessionPart)
+            await Task.yield()
+            if failing(calls.increment()) { throw Boom() }
+            return SessionOwnerImpl(
+                part: part, lazyPart: try r.lazy(.sessionPart), makePart: try r.provider(.sessionPart))
+        }
     }
 }
