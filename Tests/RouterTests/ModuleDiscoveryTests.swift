@@ -113,6 +113,24 @@ import Testing
             #expect(alpha?.image == URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path)
         }
 
+        /// Discoveries on several threads at once hand modules over and take them back through one table:
+        /// each must find every module, in order, and (under `--sanitize=thread`) the table's lock must be
+        /// one ThreadSanitizer sees. With `Synchronization.Mutex` guarding it, CI's sanitizer run reported
+        /// the hand-over as a race.
+        @Test func concurrentDiscoveriesEachFindEveryModule() {
+            let found = TestLocked<[[String]]>([])
+            onThreads(8) { _ in
+                for _ in 0..<4 {
+                    let names = ModuleDiscovery.loadedImages().modules.map(\.name).filter { $0.hasPrefix("Discovery") }
+                    found.withLock { $0.append(names) }
+                }
+            }
+            let expected = ["DiscoveryMikeModule", "DiscoveryAlphaModule", "DiscoveryZuluModule"]
+            let all = found.withLock { $0 }
+            #expect(all.count == 32)
+            #expect(all.allSatisfy { $0 == expected })
+        }
+
         @Test func aRegistryMadeByDiscoveryServesTheDiscoveredKeysAndTheExplicitModules() throws {
             struct Explicit: RouteModule {
                 func register(in registry: RouteRegistry) throws {

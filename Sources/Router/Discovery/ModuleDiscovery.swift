@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The accessor a ``RouteModuleRecord`` holds: a C function, written as a closure that captures nothing,
 /// that makes the module and returns what ``ModuleDiscovery/export(_:)`` returns for it.
 public typealias RouteModuleAccessor = @convention(c) () -> UInt
@@ -138,7 +136,10 @@ public struct ModuleDiscovery: Sendable {
         return token
     }
 
-    private static let exported = Mutex<[UInt: ExportedModule]>([:])
+    /// The modules handed over and not yet taken back. A pthread-based ``Locked`` rather than
+    /// `Synchronization.Mutex`, whose futex ThreadSanitizer cannot see: two discoveries on two threads
+    /// (`concurrentDiscoveriesEachFindEveryModule`) would be reported as a race on this dictionary.
+    private static let exported = Locked<[UInt: ExportedModule]>([:])
 
     private static func take(_ token: UInt) -> (any RouteModule)? {
         exported.withLock { $0.removeValue(forKey: token)?.module }
