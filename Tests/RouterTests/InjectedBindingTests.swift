@@ -1,5 +1,4 @@
 import Router
-import Synchronization
 import Testing
 
 // `@Injected` outside a lookup (issue 34): an object made by hand resolves its properties as a top-level lookup
@@ -101,7 +100,7 @@ struct InjectedBindingTests {
     }
 
     @Test func anUnregisteredKeyIsTheTypedErrorInTheProjectionAndReachesTheErrorHandler() throws {
-        let reported = Mutex<[RouteError]>([])
+        let reported = TestLocked<[RouteError]>([])
         let registry = try engineRegistry(horsepower: 5)
         registry.errorHandler = { error in reported.withLock { $0.append(error) } }
         let garage = registry.withInjectionBinding { GarageWithAnUnregisteredPart() }
@@ -177,7 +176,7 @@ struct InjectedBindingTests {
         defer { registry.unbindForInjection() }
         #expect(InjectedGarage().engine.horsepower == 42)
         // A thread no task runs sees it too: the binding is the process's.
-        let seen = Mutex<Int?>(nil)
+        let seen = TestLocked<Int?>(nil)
         finishesOnItsOwnThread { seen.withLock { $0 = try? InjectedGarage().$engine.get().horsepower } }
         #expect(seen.withLock { $0 } == 42)
     }

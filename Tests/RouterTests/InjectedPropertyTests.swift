@@ -83,7 +83,7 @@ struct InjectedPropertyTests {
     }
 
     @Test func anUnresolvablePropertyFailsTheEnclosingLookupWithTheDependencysError() throws {
-        let reported = Mutex<[RouteError]>([])
+        let reported = TestLocked<[RouteError]>([])
         let registry = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8() }
             try registry.register(.car) { _ in
@@ -180,7 +180,7 @@ struct InjectedPropertyTests {
             try registry.register(.car) { _ in InjectedCarHalf() }
             try registry.register(.engine) { _ in InjectedEngineHalf() }
         }
-        let outcome = Mutex<RouteError?>(nil)
+        let outcome = TestLocked<RouteError?>(nil)
         finishesOnItsOwnThread {
             do {
                 _ = try registry.makeDestination(to: .car)
@@ -209,7 +209,7 @@ struct InjectedPropertyTests {
             try registry.register(.workshop) { _ in
                 // Made on another thread while the factory waits: that thread runs no lookup (and states no
                 // binding, so that a process binding set by a test running in parallel cannot resolve it).
-                let made = Mutex<InjectedGarage?>(nil)
+                let made = TestLocked<InjectedGarage?>(nil)
                 finishesOnItsOwnThread {
                     made.withLock { $0 = RouteRegistry.withoutInjectionBinding { InjectedGarage() } }
                 }
@@ -249,7 +249,7 @@ struct InjectedPropertyTests {
                 return WheelImpl(position: 1)
             }
         }
-        let results = Mutex<(shared: Bool, failure: RouteError.Code?)>((false, nil))
+        let results = TestLocked<(shared: Bool, failure: RouteError.Code?)>((false, nil))
         asyncScenarioFinishes {
             let garage = try? await registry.makeDestinationAsync(to: .workshop) as? InjectedGarage
             var failure: RouteError.Code?
@@ -278,7 +278,7 @@ struct InjectedPropertyTests {
                 return InjectedCarHalf()
             }.scope(.singleton)
         }
-        let seen = Mutex<Set<ObjectIdentifier>>([])
+        let seen = TestLocked<Set<ObjectIdentifier>>([])
         finishesOnItsOwnThread(bound: 60) {
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 guard let car = try? registry.makeDestination(to: .car) else { return }

@@ -1,5 +1,4 @@
 import Router
-import Synchronization
 import Testing
 
 /// A registry whose `.profileView` is made on the main actor, counting the factory's runs.
@@ -74,7 +73,7 @@ struct LazyOnTheMainActorTests {
     @Test func aMainActorLazyReadOffTheMainActorIsATypedErrorAndNothingIsMade() throws {
         let made = Counter()
         let registry = try profileRegistry(counting: made)
-        let results = Mutex<[String]>([])
+        let results = TestLocked<[String]>([])
         finishesOnItsOwnThread {
             do {
                 let lazy = try registry.lazy(.profileView)

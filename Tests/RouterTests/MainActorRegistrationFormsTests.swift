@@ -1,5 +1,4 @@
 import Router
-import Synchronization
 import Testing
 
 // The main-actor forms of the registrations that take runtime arguments and module configurations: made
@@ -109,9 +108,9 @@ struct MainActorRegistrationFormsTests {
     @Test func bothFormsOffTheMainActorAreTypedErrorsBeforeTheFactoryRuns() throws {
         let made = Counter()
         let registry = try screensRegistry(counting: made)
-        let results = Mutex<[String]>([])
+        let results = TestLocked<[String]>([])
         finishesOnItsOwnThread {
-            let handled = Mutex<[String]>([])
+            let handled = TestLocked<[String]>([])
             let all = [
                 text { try registry.makeDestination(to: .profileView, arguments: "Ann", 7) },
                 text { try registry.provider(.profileView, arguments: String.self, Int.self)("Ann", 7) },

@@ -1,5 +1,4 @@
 import Router
-import Synchronization
 import Testing
 
 // A lookup of a key nobody registered, among many registered keys of the same protocol: its hint names a
@@ -7,7 +6,7 @@ import Testing
 // detector, far above the expected time (a few milliseconds); the test asserts on the message, never on time.
 struct MissAmongManyKeysTests {
     @Test func aMissAmongTenThousandNamedKeysNamesTheClosestFiveAndCountsTheRest() {
-        let message = Mutex("")
+        let message = TestLocked("")
         finishesOnItsOwnThread(bound: 120) {
             do {
                 let registry = RouteRegistry()

@@ -1,6 +1,5 @@
 import Foundation
 import Router
-import Synchronization
 import Testing
 
 // What the Registration modifiers and the newer kinds of registration promise, tried from outside the
@@ -222,7 +221,7 @@ struct RegistrationTests {
                 return ProfileViewImpl(title: "Profile")
             }
         }
-        let outcome = Mutex<String?>(nil)
+        let outcome = TestLocked<String?>(nil)
         let done = Signal()
         startThread {
             do {
