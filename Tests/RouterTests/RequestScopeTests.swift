@@ -317,6 +317,29 @@ struct RequestScopeTests {
         #expect(throws: RouteError.self) { try scope.supply(RequestInfoValue(id: 2), for: .requestInfo) }
     }
 
+    @Test func aProviderOfASuppliedKeyCalledAfterItsScopeEndedIsATypedError() throws {
+        let providers = TestLocked<[Provider<any RequestInfo>]>([])
+        let registry = try requestRegistry { registry in
+            try registry.register(.requestHolder) { r in
+                let provider = try r.provider(.requestInfo)
+                providers.withLock { $0.append(provider) }
+                return RequestHolderImpl(unit: try r.resolve(.requestUnit))
+            }
+        }
+        let scope = registry.openRequestScope()
+        try scope.supply(RequestInfoValue(id: 8), for: .requestInfo)
+        #expect(try scope.makeDestination(to: .requestHolder).unit.info.id == 8)
+        let provider = try #require(providers.withLock { $0.first })
+        #expect(try provider().id == 8)
+        scope.end()
+        let error = try #require(throws: RouteError.self) { try provider() }
+        #expect(error.code == .scopeClosed)
+        #expect(
+            error.description
+                == "RoutableService<RequestInfo> was looked up in a request scope that was ended. Hint: Open a scope for each request (registry.openRequestScope()) and end it once the request's work is done; keep no lookup, Lazy or Provider of it past that."
+        )
+    }
+
     @Test func supplyingAKeyNotDeclaredAsSuppliedOrTwiceIsATypedError() throws {
         let registry = try requestRegistry { registry in
             try registry.register(.requestHolder) { _ in
