@@ -121,7 +121,7 @@ import Testing
             let found = TestLocked<[[String]]>([])
             onThreads(8) { _ in
                 for _ in 0..<4 {
-                    let names = ModuleDiscovery.loadedImages().modules.map(\.name).filter { $0.hasPrefix("Discovery") }
+                    let names = fixtureNames(ModuleDiscovery.loadedImages())
                     found.withLock { $0.append(names) }
                 }
             }

@@ -480,8 +480,6 @@ extension Resolver {
     /// Returns or builds the instance of a shared registration (singleton, weak singleton, custom scope).
     @usableFromInline
     mutating func buildShared<Destination>(_ entry: Entry<Destination>) throws -> Destination {
-        // Nothing to build or share: the request scope's value.
-        if entry.scope.kind == .supplied { return try suppliedValue(entry) }
         if let existing = try existingInstance(entry, startingGraph: true) {
             return existing
         }
@@ -511,6 +509,7 @@ extension Resolver {
             if let made = cell.instance { return made }
             return try createShared(entry, SharedSlot(cell))
         case .supplied:
+            // Read by `buildByScope` before it calls here; kept so that the switch names every kind.
             return try suppliedValue(entry)
         }
     }
