@@ -13,7 +13,8 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible {
         /// The line of the registering call.
         public let line: Int
         /// What is wrong and what to do: ``Router/RouteError/Code/undeclaredDependency`` for an edge taken
-        /// without being declared, else the error that kept the registration from being made.
+        /// without being declared, ``Router/RouteError/Code/teardownFailed`` for a singleton made for it
+        /// whose teardown threw, else the error that kept the registration from being made.
         public let error: RouteError
 
         /// Where the registration was made: `HomeModule (App/Home.swift:12)`.
@@ -23,6 +24,9 @@ public struct VerificationReport: Error, Sendable, CustomStringConvertible {
         public var description: String {
             // An undeclared edge's error names the registration and its site itself.
             if error.code == .undeclaredDependency { return error.description }
+            if error.code == .teardownFailed {
+                return "\(key) from \(site) was made, and its teardown failed: \(error)"
+            }
             return "\(key) from \(site) could not be made: \(error)"
         }
     }
@@ -68,18 +72,31 @@ extension RouteRegistry {
     ///     let registry = try RouteRegistry(modules: AppModules.all)
     ///     var inputs = RegistrationInputs()
     ///     inputs.arguments(for: .bookDetail, 3)
+    ///     inputs.supply(RequestContext(user: "ann"), for: .requestContext)
     ///     try await registry.verifyByMaking(supplying: inputs)
     /// }
     /// ```
     ///
-    /// It runs ``Router/RouteRegistry/makeEachRegistration(supplying:)``: each registration is made
-    /// through the registry's own door (a main-actor one on the main actor, an async one awaited) in a
-    /// throwaway layer, so no singleton built here is kept, and the edges its lookups take are recorded.
+    /// It runs ``Router/RouteRegistry/makeEachRegistration(supplying:)``, which says in full how each
+    /// registration is made:
+    ///
+    /// - Through the registry's own door: a main-actor one on the main actor, whatever the test's isolation,
+    ///   an async one awaited.
+    /// - Each in a request scope of its own, so that a server's request-scoped registrations are made; a
+    ///   supplied key reads the value given with ``Router/RegistrationInputs/supply(_:for:)``, and without one
+    ///   it and every registration made from it are reported as ``Router/RouteError/Code/notSupplied``.
+    /// - In a throwaway layer: the registry's own singletons are neither used nor torn down; those built
+    ///   anew for the run are torn down when it ends, as ``Router/RouteRegistry/shutdown()-32uys`` would (a
+    ///   teardown that throws is reported as ``Router/RouteError/Code/teardownFailed``), and the registry's
+    ///   own shutdown never sees them.
+    ///
     /// Registrations that take runtime arguments need them in `inputs`, or are reported as not made.
-    /// - Parameter inputs: The arguments and module configurations the registrations need.
+    /// - Parameter inputs: The arguments, module configurations and supplied values the registrations need.
     /// - Returns: The report, when it found nothing; its trials hold the edges each registration took.
-    /// - Throws: The ``VerificationReport`` when it found a problem; ``Router/RouteError`` when the registry
-    ///   is not sealed.
+    /// - Throws: The ``VerificationReport`` when it found a problem; ``Router/RouteError`` before making
+    ///   anything when the registry is not sealed, was shut down (it or a parent: ``Router/RouteError/Code/shutDown``,
+    ///   since a registry that was shut down makes nothing), or `inputs` supplies a value for a key that is not
+    ///   declared as supplied.
     @discardableResult
     public nonisolated(nonsending) func verifyByMaking(
         supplying inputs: RegistrationInputs = RegistrationInputs()

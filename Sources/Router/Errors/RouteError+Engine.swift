@@ -334,6 +334,16 @@ extension RouteError {
             hint: "Call scope.supply(value, for: \(entry.key.short)) after opening the scope, before its lookups.")
     }
 
+    /// A supplied key looked up in a request scope of ``RouteRegistry/makeEachRegistration(supplying:)``
+    /// (and so of `verifyByMaking()`), whose ``RegistrationInputs`` gave it no value.
+    static func notSuppliedByInputs(_ entry: AnyEntry, path: [String]) -> RouteError {
+        RouteError(
+            .notSupplied, key: entry.key.full, path: path,
+            reason:
+                "\(entry.key.full) is supplied by each request scope, and the RegistrationInputs gave no value for it.",
+            hint: "Supply one: inputs.supply(value, for: \(entry.key.short)).")
+    }
+
     /// A lookup through a request scope that was ended, or of a request-scoped key in one.
     static func requestScopeEnded(_ key: KeyDescription, path: [String]) -> RouteError {
         RouteError(
@@ -354,5 +364,35 @@ extension RouteError {
             hint:
                 "Make \(holder.key.short) request-scoped or transient, or pass what it needs from the request to the method that uses it."
         )
+    }
+}
+
+// MARK: Making every registration
+
+extension RouteError {
+    /// ``RouteRegistry/makeEachRegistration(supplying:)`` called on a registry that was shut down, or whose
+    /// parent `shutDown` was: its lookups can no longer make anything, so there is nothing to verify.
+    static func madeAfterShutdown(_ shutDown: RouteRegistry, of registry: RouteRegistry) -> RouteError {
+        let which = shutDown === registry ? "The registry was shut down" : "The registry's parent was shut down"
+        return RouteError(
+            .shutDown, key: "RouteRegistry",
+            reason: "\(which), so its registrations cannot be made and verified.",
+            hint: "Verify a registry before shutdown(), or a new registry made the same way.")
+    }
+
+    /// A registration that takes runtime arguments, which the ``RegistrationInputs`` did not give.
+    static func argumentsNotSupplied(_ entry: AnyEntry, types: Any.Type) -> RouteError {
+        RouteError(
+            .argumentMismatch, key: entry.key.full, path: [entry.key.short],
+            reason:
+                "\(entry.key.full) from \(entry.owner) takes the arguments \(TypeName.arguments(types)), and none were supplied, so it was not made.",
+            hint: "Supply them: inputs.arguments(for: <key>, …).")
+    }
+
+    /// A trial interrupted by an error that is not a ``RouteError`` (a cancellation).
+    static func trialInterrupted(_ entry: AnyEntry, by error: any Error) -> RouteError {
+        RouteError(
+            .factoryFailed, key: entry.key.full, path: [entry.key.short],
+            reason: "Making \(entry.key.full) was interrupted.", underlyingError: error)
     }
 }

@@ -8,7 +8,9 @@ import Synchronization
 // (which the creation protocol builds once per cell) is recorded when its factory returns, after every
 // singleton its factory looked up. Reverse order of creation therefore tears dependents down before what
 // they depend on. The wrapper also refuses to make one once shutdown has begun, and tears down one whose
-// factory returns after that, so no instance with a teardown escapes it.
+// factory returns after that, so no instance with a teardown escapes it. One made in the fresh copy of a
+// `makeEachRegistration` run is recorded by that run instead (`RegistrationTrialRun`), which tears it down
+// when it ends: the registry never holds it, so its shutdown neither sees nor orders it.
 
 /// A registry's lifecycle: the teardowns declared, the singletons made in order, and whether it is shut
 /// down.
@@ -63,8 +65,9 @@ extension Registration {
     ///
     /// It runs once per instance, for singletons and eager singletons (resettable or not) that were made;
     /// ``RouteRegistry/resetSingletons()`` runs a synchronous one on each instance it releases (an async
-    /// one it cannot await: the error handler hears of it). Declare it once per
-    /// registration. On a registration of any other scope it would never run, so sealing reports it with
+    /// one it cannot await: the error handler hears of it); one built anew by
+    /// ``RouteRegistry/makeEachRegistration(supplying:)`` (`verifyByMaking()`) is torn down by that run
+    /// when it ends, not by the registry's shutdown. Declare it once per registration. On a registration of any other scope it would never run, so sealing reports it with
     /// ``RouteError/Code/teardownWithoutSingleton``.
     /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
     /// - Returns: This registration, for the next modifier.
@@ -126,6 +129,8 @@ extension Registration {
             let original = spec.factory
             spec.factory = { resolver in
                 let made = try original(&resolver)
+                // Made in a copy of a `makeEachRegistration` run: the run tears it down, not the registry.
+                if RegistrationTrialRun.adopts(resolver.top, lifecycle, order) { return made }
                 guard lifecycle.noteMade(order) else {
                     // Made after shutdown began: shutdown will not see it, so it is torn down here.
                     try? sync?(made)
@@ -136,6 +141,7 @@ extension Registration {
             if let originalAsync = spec.asyncFactory {
                 spec.asyncFactory = { resolver in
                     let made = try await originalAsync(&resolver)
+                    if RegistrationTrialRun.adopts(resolver.top, lifecycle, order) { return made }
                     guard lifecycle.noteMade(order) else {
                         try? await body(made)
                         throw RouteError.shutDownWhileMaking(key)
@@ -291,7 +297,7 @@ extension RouteRegistry {
         }
     }
 
-    private static func teardownFailure(_ entry: AnyEntry, _ error: any Error) -> RouteError {
+    static func teardownFailure(_ entry: AnyEntry, _ error: any Error) -> RouteError {
         RouteError(
             .teardownFailed, key: entry.key.full, reason: "The teardown of \(entry.key.full) threw \(error).",
             hint: "It was torn down from \(entry.owner); the other teardowns ran.", underlyingError: error)

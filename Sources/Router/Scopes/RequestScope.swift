@@ -68,12 +68,16 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
 
     /// The registry the scope was opened on: its lookups are that registry's.
     let registry: RouteRegistry
+    /// Whether a ``RouteRegistry/makeEachRegistration(supplying:)`` run opened it, its supplied values
+    /// given by ``RegistrationInputs``: a value it lacks is then reported as one the inputs did not give.
+    let suppliedByInputs: Bool
     private var state = State()
     /// Set by ``end()`` under the lock, read without it by every lookup's door.
     private let ended = Atomic<Bool>(false)
 
-    init(registry: RouteRegistry) {
+    init(registry: RouteRegistry, suppliedByInputs: Bool = false) {
         self.registry = registry
+        self.suppliedByInputs = suppliedByInputs
     }
 
     /// Runs `body` on the scope's state, holding the creation coordinator's lock. `body` must not release
@@ -355,7 +359,10 @@ extension Resolver {
     /// The error for a supplied key the running lookup's request scope has no value of.
     @usableFromInline
     func notSupplied(_ entry: AnyEntry) -> RouteError {
-        RouteError.notSupplied(entry, path: pathTo(entry.key.short))
+        if state.requestScope?.suppliedByInputs == true {
+            return RouteError.notSuppliedByInputs(entry, path: pathTo(entry.key.short))
+        }
+        return RouteError.notSupplied(entry, path: pathTo(entry.key.short))
     }
 
     /// ``requestCell(for:)`` for a request-scoped registration; nil for any other.
