@@ -203,7 +203,7 @@ extension RouteRegistry {
     ///   like ``withOverrides(_:operation:)-3w9ib``'s in which every shared registration has a fresh cell:
     ///   singletons (eager ones too) are built anew, so the app never gets an instance made here, and the
     ///   registry's own singletons are neither used nor touched. When every registration has been made, the
-    ///   singletons built anew that have a ``Registration/teardown(_:)`` are torn down, as ``shutdown()-32uys``
+    ///   singletons built anew that have a `teardown(_:)` are torn down, as ``shutdown()-32uys``
     ///   would (each once, the last made first, an async teardown awaited); one whose teardown throws has a
     ///   ``RouteError/Code/teardownFailed`` problem in its trial. The registry does not record them: its own
     ///   ``shutdown()-32uys`` tears down only the instances it made, in the order it made them.
