@@ -131,6 +131,24 @@ struct VerifyByMakingLifecycleTests {
         )
     }
 
+    @Test func aSingletonReachingARequestScopedKeyIsStillACaptiveDependency() async throws {
+        let registry = try serverRegistry(seen: Count())
+        let child = RouteRegistry(parent: registry)
+        // Declares nothing, so sealing cannot refuse it: only a lookup sees the edge.
+        try child.register(.dashboard) { r in
+            _ = try r.resolve(.orderHandler)
+            return StoreDashboard()
+        }.scope(.singleton)
+        try child.seal()
+        var inputs = RegistrationInputs()
+        inputs.supply(RequestInfo(path: "/orders"), for: .requestInfo)
+        let report = await #expect(throws: VerificationReport.self) {
+            try await child.verifyByMaking(supplying: inputs)
+        }
+        #expect(report?.problems.first?.key == "RoutableService<Dashboard>")
+        #expect(report?.problems.first?.error.code == .captiveDependency)
+    }
+
     @Test func aValueForAKeyThatIsNotSuppliedFailsTheRunBeforeAnythingIsMade() async throws {
         let made = Atomic<Int>(0)
         let registry = RouteRegistry()
