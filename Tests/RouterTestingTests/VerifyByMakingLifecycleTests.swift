@@ -49,17 +49,24 @@ extension RoutableService where Destination == any Dashboard {
 /// without trapping (as `MainActor.assertIsolated` would).
 let mainQueueMark = DispatchSpecificKey<Bool>()
 
+/// Whether the caller runs on the main dispatch queue, marked once (a global's initializer runs once,
+/// however many tests ask at the same time).
+func runsOnTheMainQueue() -> Bool {
+    _ = mainQueueMarked
+    return DispatchQueue.getSpecific(key: mainQueueMark) == true
+}
+private let mainQueueMarked: Void = DispatchQueue.main.setSpecific(key: mainQueueMark, value: true)
+
 struct VerifyByMakingLifecycleTests {
     /// Not `@MainActor`: Swift Testing runs it off the main actor, as most tests run. The main actor's
     /// executor is the main dispatch queue; under `swift test` on Linux a pool thread drains it, not the
     /// process's main thread, so the factory asks the queue, not `Thread.isMainThread`.
     @Test func aMainActorFactoryIsMadeOnTheMainActor() async throws {
-        DispatchQueue.main.setSpecific(key: mainQueueMark, value: true)
         // 0: not run; 1: ran on the main actor's queue; 2: ran elsewhere.
         let ranOn = Atomic<Int>(0)
         let registry = RouteRegistry()
         try registry.registerOnMainActor(.screen) { _ in
-            ranOn.store(DispatchQueue.getSpecific(key: mainQueueMark) == true ? 1 : 2, ordering: .relaxed)
+            ranOn.store(runsOnTheMainQueue() ? 1 : 2, ordering: .relaxed)
             return ThreadScreen()
         }
         try registry.seal()
@@ -69,11 +76,10 @@ struct VerifyByMakingLifecycleTests {
 
     /// The same for one made with the arguments a test supplies (through `RegistrationInputs`).
     @Test func aMainActorFactoryTakingArgumentsIsMadeOnTheMainActor() async throws {
-        DispatchQueue.main.setSpecific(key: mainQueueMark, value: true)
         let ranOn = Atomic<Int>(0)
         let registry = RouteRegistry()
         try registry.registerOnMainActor(.screen, arguments: String.self) { _, _ in
-            ranOn.store(DispatchQueue.getSpecific(key: mainQueueMark) == true ? 1 : 2, ordering: .relaxed)
+            ranOn.store(runsOnTheMainQueue() ? 1 : 2, ordering: .relaxed)
             return ThreadScreen()
         }
         try registry.seal()
