@@ -81,6 +81,25 @@ struct ChildRegistrySharedInstanceTests {
         #expect(try parent.makeDestination(to: .car).engine.horsepower == 400)
     }
 
+    @Test func aParentsSingletonNeedingAKeyOnlyTheChildRegistersFailsNamingThePath() throws {
+        let parent = try sealedRegistry { registry in
+            // Undeclared, so that the parent seals: its factory needs `.engine`, which only the child has.
+            try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }.scope(.singleton)
+        }
+        let child = try sealedRegistry(parent: parent) { registry in
+            try registry.register(.engine) { _ in V8(horsepower: 1) }
+            try registry.register(.radio) { r in
+                _ = try r.resolve(.car)
+                return RadioImpl()
+            }
+        }
+        let error = #expect(throws: RouteError.self) { try child.makeDestination(to: .radio) }
+        #expect(error?.code == .unregisteredKey)
+        #expect(error?.path == ["Radio", "Car", "Engine"])
+        // Nothing was kept: the parent's singleton is still unbuilt, and fails the same way.
+        #expect(throws: RouteError.self) { try parent.makeDestination(to: .car) }
+    }
+
     @Test func aParentsAsyncSingletonFirstAskedForThroughAChildIsBuiltWithTheParentsDependency() async throws {
         let parent = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8(horsepower: 400) }

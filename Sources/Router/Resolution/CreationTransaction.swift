@@ -589,20 +589,26 @@ extension Resolver {
     /// Builds `entry`'s shared instance as a lookup of `owner` nested in this one, as a lookup made through
     /// the parent registry would build it: its factory and preparations resolve against the parent's
     /// registrations, and the nested lookup shares this thread's creation transaction (see
-    /// ``lookup(in:reporting:seeding:onMainActor:_:)``). A failure is this lookup's to report. A trace of
-    /// this lookup counts the build as its own.
+    /// ``lookup(in:reporting:seeding:onMainActor:_:)``). A failure is this lookup's to report, its path
+    /// prefixed with this lookup's. A trace of this lookup counts the build as its own.
     @inline(never)
     mutating func buildInOwner<Destination>(_ entry: Entry<Destination>, _ owner: Borrowed<SealedTable>) throws
         -> Destination
     {
         var built = false
-        let made = try Resolver.lookup(in: owner, reporting: nil) { resolver -> Destination in
-            let before = resolver.state.frames.constructions
-            let made = try resolver.build(entry)
-            built =
-                resolver.state.frames.constructions != before
-                && resolver.state.frames.lastConstructed == ObjectIdentifier(entry)
-            return made
+        let made: Destination
+        do {
+            made = try Resolver.lookup(in: owner, reporting: nil) { resolver -> Destination in
+                let before = resolver.state.frames.constructions
+                let made = try resolver.build(entry)
+                built =
+                    resolver.state.frames.constructions != before
+                    && resolver.state.frames.lastConstructed == ObjectIdentifier(entry)
+                return made
+            }
+        } catch let error as RouteError where !error.path.isEmpty {
+            // The nested lookup's path starts at `entry`; the whole path starts where this lookup did.
+            throw error.with(path: runningPath() + error.path)
         }
         if built { state.noteConstructed(entry) }
         return made
