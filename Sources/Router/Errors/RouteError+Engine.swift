@@ -1,6 +1,18 @@
 /// Every sentence the lookup engine says, in one place so that its wording is reviewed together. The
 /// tests in `ErrorMessageTests` and `ReliabilityMisuseCatalogTests` pin the exact texts.
 extension RouteError {
+    /// A warning: a child registry registers `registered`'s key, on which `shared`, a parent's registration
+    /// whose instance the parent holds, depends; the parent's instance never sees the child's registration.
+    static func overrideNotSeenByParent(_ registered: AnyEntry, by shared: AnyEntry) -> RouteError {
+        RouteError(
+            .overrideNotSeenByParent, key: registered.key.full,
+            reason:
+                "\(registered.key.full) is registered in this child registry, but the parent's \(shared.key.full), which is \(shared.scope.phrase), depends on it: its shared instance is built with the parent's \(registered.key.full), never this registry's.",
+            hint:
+                "Register \(shared.key.full) in this child registry too if the child needs one built with its own \(registered.key.full)."
+        )
+    }
+
     /// An initializer-only cycle: `cycle` from the object first needed to the same object again.
     static func circular(_ cycle: [String], entry: AnyEntry) -> RouteError {
         RouteError(

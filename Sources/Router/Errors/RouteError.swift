@@ -110,6 +110,8 @@ extension RouteError {
 
             case outsideRequestScope
             case notSupplied
+
+            case overrideNotSeenByParent
         }
 
         private let value: Value
@@ -213,5 +215,12 @@ extension RouteError {
         /// A key supplied per request scope was looked up in a ``RequestScope`` that did not supply it, or
         /// ``RequestScope/supply(_:for:)`` was given a key not declared as supplied, or one already supplied.
         public static let notSupplied = Code(.notSupplied)
+
+        /// A warning, not a failure: a child registry registers a key that a shared registration of its
+        /// parent (a singleton, weak singleton, eager singleton or custom-scoped one) declares as a dependency.
+        /// The parent's shared instance is built from the parent's registrations, so it never sees the
+        /// child's registration. Listed in ``ValidationReport/warnings`` and reported to the child's error
+        /// handler when it seals; sealing succeeds.
+        public static let overrideNotSeenByParent = Code(.overrideNotSeenByParent)
     }
 }

@@ -158,6 +158,18 @@ class AnyEntry: @unchecked Sendable {
         return expanded ? filed : entries
     }
 
+    /// Whether the registry that holds this registration also holds its shared instance, for every registry
+    /// that inherits it: a singleton (eager or not), a weak singleton, a custom-scoped registration. (A
+    /// request-scoped instance lives in its request scope, a supplied value is the request's.) Such an
+    /// instance is built from the registrations of the table that holds the registration, whichever child
+    /// registry asks for it first (see ``Resolver/inheritedOwner(of:)``).
+    var isHeldByItsTable: Bool {
+        switch scope.kind {
+        case .singleton, .eagerSingleton, .weakSingleton, .custom: return true
+        case .transient, .graph, .request, .supplied: return false
+        }
+    }
+
     /// Whether the registration has an async factory.
     var isAsync: Bool { false }
 

@@ -54,6 +54,8 @@ extension RouteRegistry {
         }
         publishSealedTable(table)
         phase.store(Phase.sealed.rawValue, ordering: .releasing)
+        // Warnings do not stop sealing; the error handler sees each (and `validate()` lists them).
+        for warning in report.warnings { _ = self.report(warning) }
     }
 
     /// Checks the registrations without sealing: every problem sealing would report.

@@ -45,6 +45,10 @@ final class SealedTable: @unchecked Sendable {
     /// registrations (then every bucket holds one, at its own index).
     private let starts: [Int32]
     let identifiers: [String: AnyEntry]
+    /// This table's shared registrations that it holds the instance of (see ``AnyEntry/isHeldByItsTable``)
+    /// by each key they declare a dependency on (not `.many`): what a child registry that registers one of
+    /// those keys is warned about when it seals (``RouteError/Code/overrideNotSeenByParent``).
+    let sharedDependents: [KeyID: [AnyEntry]]
     /// What this table's registrations (not its parents') use.
     let features: Features
     @usableFromInline let tracer: Tracer?
@@ -121,6 +125,7 @@ final class SealedTable: @unchecked Sendable {
         // The bucket of each entry; left empty while no key has repeated, when bucket `i` is entry `i`.
         var bucketOf: [Int32] = []
         var identifiers: [String: AnyEntry] = [:]
+        var sharedDependents: [KeyID: [AnyEntry]] = [:]
         var features = Features()
         var primaries = ContiguousArray<Borrowed<AnyEntry>?>()
         primaries.reserveCapacity(count)
@@ -132,7 +137,16 @@ final class SealedTable: @unchecked Sendable {
                 if identifiers[identifier] == nil { identifiers[identifier] = entry }
             }
             if entry.configurationConforms != nil { features.configurations = true }
-            if !entry.dependencies.isEmpty { features.dependencies = true }
+            if !entry.dependencies.isEmpty {
+                features.dependencies = true
+                if entry.isHeldByItsTable {
+                    for dependency in entry.dependencies where dependency.kind != .many {
+                        if sharedDependents[dependency.id]?.last !== entry {
+                            sharedDependents[dependency.id, default: []].append(entry)
+                        }
+                    }
+                }
+            }
             if entry.isExclusive { features.exclusive = true }
             if entry.isMainActor { features.mainActor = true }
             switch entry.scope.kind {
@@ -207,6 +221,7 @@ final class SealedTable: @unchecked Sendable {
         self.mask = capacity - 1
         self.shift = Self.shift(for: capacity)
         self.identifiers = identifiers
+        self.sharedDependents = sharedDependents
         self.features = features
     }
 
@@ -323,6 +338,26 @@ final class SealedTable: @unchecked Sendable {
 }
 
 extension SealedTable {
+    /// Whether `entry` is this table's: one of its registrations, or, for an override layer (or a child's
+    /// view over one), its own copy of a shared registration beneath it.
+    func holds(_ entry: AnyEntry) -> Bool {
+        if let index = bucketIndex(entry.id), members(ofBucket: index).contains(where: { $0 === entry }) {
+            return true
+        }
+        return !redirect.isEmpty && redirect.values.contains { $0 === entry }
+    }
+
+    /// The table whose registrations build `entry`'s shared instance: the nearest of this table and its
+    /// parents that holds it (see ``holds(_:)``); nil when none does.
+    func owner(of entry: AnyEntry) -> SealedTable? {
+        var cursor: SealedTable? = self
+        while let table = cursor {
+            if table.holds(entry) { return table }
+            cursor = table.parent
+        }
+        return nil
+    }
+
     /// This table, or, for an override layer whose `withOverrides` call has returned, the nearest table
     /// beneath it that is still in force: a task that outlives `withOverrides` never sees its fakes.
     var inForce: SealedTable {

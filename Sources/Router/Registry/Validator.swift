@@ -31,7 +31,33 @@ struct Validator {
         if features.otherScopes { problems += unsupportedAsyncScopes() }
         if features.exclusive { problems += exclusiveViolations() }
         if !table.paths.isEmpty { problems += pathProblems() }
-        return ValidationReport(problems: problems)
+        return ValidationReport(problems: problems, warnings: table.parent == nil ? [] : overridesParentsDoNotSee())
+    }
+
+    /// The keys this child registry registers that a parent's shared registration (one whose instance the
+    /// parent holds: ``AnyEntry/isHeldByItsTable``) declares as a dependency. The parent's instance is built
+    /// from the parent's registrations, so it never sees this registry's: legal, but worth saying.
+    /// One dictionary lookup per key and ancestor (a child made per request pays almost nothing); a parent's
+    /// registration the child registers itself is not reported, since the child gets its own.
+    private func overridesParentsDoNotSee() -> [RouteError] {
+        var ancestors: [SealedTable] = []
+        var cursor = table.parent
+        while let ancestor = cursor {
+            if !ancestor.sharedDependents.isEmpty { ancestors.append(ancestor) }
+            cursor = ancestor.parent
+        }
+        guard !ancestors.isEmpty else { return [] }
+        var warnings: [RouteError] = []
+        for bucket in table.keys.indices {
+            guard let registered = table.members(ofBucket: bucket).first else { continue }
+            for ancestor in ancestors {
+                for shared in ancestor.sharedDependents[table.keys[bucket]] ?? []
+                where table.primary(shared.id, name: shared.key.name) === shared {
+                    warnings.append(RouteError.overrideNotSeenByParent(registered, by: shared))
+                }
+            }
+        }
+        return warnings
     }
 
     private func duplicateIdentifiers() -> [RouteError] {

@@ -527,6 +527,9 @@ extension Resolver {
             throw RouteError.asyncOnly(
                 entry.key, path: pathTo(entry.key.short), eager: entry.scope.kind == .eagerSingleton)
         }
+        // A parent registry's shared instance is built from the parent's registrations, never from the
+        // overrides of the child that happens to ask for it first.
+        if let owner = inheritedOwner(of: entry) { return try buildInOwner(entry, owner) }
         if graph == nil { state.startGraph() }
         let transaction = state.transaction
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
@@ -567,6 +570,47 @@ extension Resolver {
             slot.cell, queuedAfter: graph.pending.count, state: stateID,
             handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil, publish: { slot.publish(made) },
             discard: { slot.discard() })
+        return made
+    }
+
+    /// The table that holds `entry` when this lookup's table does not and the instance is held by that
+    /// table (``AnyEntry/isHeldByItsTable``: not a request's): a parent registry's, or the override layer
+    /// beneath a child's view that made `entry` as its copy. Nil for the lookup's own registrations and for
+    /// a registry with no parent (one load and a branch, before anything else is read).
+    func inheritedOwner(of entry: AnyEntry) -> Borrowed<SealedTable>? {
+        tableRef.with { table -> Borrowed<SealedTable>? in
+            guard table.parent != nil, entry.isHeldByItsTable, !table.holds(entry), let owner = table.owner(of: entry)
+            else { return nil }
+            // Borrowed: the lookup's table keeps its parents, and a layer the tables beneath it, alive.
+            return Borrowed(owner)
+        }
+    }
+
+    /// Builds `entry`'s shared instance as a lookup of `owner` nested in this one, as a lookup made through
+    /// the parent registry would build it: its factory and preparations resolve against the parent's
+    /// registrations, and the nested lookup shares this thread's creation transaction (see
+    /// ``lookup(in:reporting:seeding:onMainActor:_:)``). A failure is this lookup's to report, its path
+    /// prefixed with this lookup's. A trace of this lookup counts the build as its own.
+    @inline(never)
+    mutating func buildInOwner<Destination>(_ entry: Entry<Destination>, _ owner: Borrowed<SealedTable>) throws
+        -> Destination
+    {
+        var built = false
+        let made: Destination
+        do {
+            made = try Resolver.lookup(in: owner, reporting: nil) { resolver -> Destination in
+                let before = resolver.state.frames.constructions
+                let made = try resolver.build(entry)
+                built =
+                    resolver.state.frames.constructions != before
+                    && resolver.state.frames.lastConstructed == ObjectIdentifier(entry)
+                return made
+            }
+        } catch let error as RouteError where !error.path.isEmpty {
+            // The nested lookup's path starts at `entry`; the whole path starts where this lookup did.
+            throw error.with(path: runningPath() + error.path)
+        }
+        if built { state.noteConstructed(entry) }
         return made
     }
 

@@ -50,6 +50,15 @@ extension Resolver {
         guard let cell = try entry.singletonCell ?? requestCellIfScoped(entry) else {
             return try await constructAsync(entry, asyncFactory)
         }
+        // A parent registry's async singleton is built from the parent's registrations, as a synchronous one
+        // is (`buildInOwner`): by an async lookup of the parent's table nested in this one.
+        if cell.instance == nil, let owner = inheritedOwner(of: entry)?.object,
+            let registry = owner.reporter.registry ?? table.reporter.registry
+        {
+            return try await Resolver.lookupAsync(
+                in: owner, of: registry, reporting: false, onMainActor: state.context.onMainActor
+            ) { resolver in try await resolver.buildAsync(entry) }
+        }
         return try await createSharedAsync(entry, cell, asyncFactory)
     }
 
