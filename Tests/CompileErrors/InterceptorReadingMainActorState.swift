@@ -12,10 +12,14 @@ final class SignInState: Sendable {
     var isSignedIn = false
 }
 struct SignInNeeded: Error {}
+final class CartScreen {}
+extension RoutableService<CartScreen> {
+    nonisolated static var cartScreen: Self { .init(declaring: Destination.self) }
+}
 
 struct SignedInOnly: RouteInterceptor {
     let state: SignInState
     func beforePerform(_ context: RouteContext) throws {
-        if context.path == "cart" && !state.isSignedIn { throw SignInNeeded() }
+        if context.leads(to: .cartScreen) && !state.isSignedIn { throw SignInNeeded() }
     }
 }

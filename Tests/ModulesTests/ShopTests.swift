@@ -133,6 +133,12 @@ struct ShopWiringModuleTests {
         expectCancelled(try shop.route(to: .chatScreen))
         expectCancelled(try shop.route(path: "cart", as: (any Screen).self))
         expectCancelled(try shop.route(path: "chat?from=menu", as: (any Screen).self))
+        expectCancelled(try shop.route(path: "cart"))
+        // A lookup by path is guarded as a route is.
+        // (The cart's factory also refuses a signed-out user, but as a failed factory: the code tells them apart.)
+        let error = #expect(throws: RouteError.self) { try shop.makeDestination(path: "cart", as: (any Screen).self) }
+        #expect(error?.code == .routeCancelled)
+        #expect(error?.shopMessage as? SignInNeeded == SignInNeeded())
         // Screens anyone may see are not intercepted.
         #expect(
             try shop.route(path: "books/1", as: (any Screen).self).perform().title == "Swift Concurrency by Example")

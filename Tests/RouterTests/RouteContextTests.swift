@@ -40,7 +40,9 @@ struct RouteContextTests {
         let context = try #require(recorder.contexts.first)
         #expect(context.target == .path("books/3?tab=1"))
         #expect(context.path == "books/3")
-        #expect(!context.leads(to: .bookScreen))
+        // The key the pattern routes to (issue 45): a guard on the key holds for the path.
+        #expect(context.leads(to: .bookScreen))
+        #expect(!context.leads(to: .screen))
         #expect(context.description == "perform \"books/3?tab=1\"")
     }
 

@@ -5,24 +5,20 @@ import ShopInterfaces
 /// the chat) while nobody is signed in. The cancelled route fails with `RouteError` code
 /// `routeCancelled`, whose underlying error is ``SignInNeeded``.
 ///
-/// An interceptor sees what a route leads to (``RouteContext/target``): a key, or the path it was made
-/// from, so the protected screens are listed by key and by path.
+/// It guards keys, not paths: an interceptor is told the key a route makes however the route was made
+/// (``RouteContext/destinationKey``), so a route to the key, a route to any path whose pattern routes to
+/// it and a lookup by path (`makeDestination(path:as:)`) are all refused.
 public struct SignInRequired: RouteInterceptor {
     private let keys: Set<RouteKey>
-    private let paths: [String]
     private let session: @Sendable () throws -> (any UserSession)?
 
     /// Makes the interceptor.
     /// - Parameters:
     ///   - keys: The protected keys, e.g. `RouteKey(.cartScreen)`; the app's wiring lists them, since this
-    ///     module does not know the other modules' keys.
-    ///   - paths: The protected paths; each also protects the paths below it (`orders` protects `orders/2`).
+    ///     module does not know the other modules' keys. Every path to a protected key is protected too.
     ///   - session: Looks up the session when a route is about to be performed.
-    public init(
-        keys: [RouteKey], paths: [String], session: @escaping @Sendable () throws -> (any UserSession)?
-    ) {
+    public init(keys: [RouteKey], session: @escaping @Sendable () throws -> (any UserSession)?) {
         self.keys = Set(keys)
-        self.paths = paths
         self.session = session
     }
 
@@ -30,19 +26,8 @@ public struct SignInRequired: RouteInterceptor {
     /// - Parameter context: The route about to be performed.
     /// - Throws: ``SignInNeeded``.
     public func beforePerform(_ context: RouteContext) throws {
-        guard context.action == .perform, protects(context.target) else { return }
+        guard context.action == .perform, keys.contains(context.destinationKey) else { return }
         guard try session()?.currentUser == nil else { return }
         throw SignInNeeded()
-    }
-
-    private func protects(_ target: RouteContext.Target) -> Bool {
-        switch target {
-        case .key(let key):
-            return keys.contains(key)
-        case .path(let path):
-            // Without its query: `cart?tab=1` is the cart.
-            let bare = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return paths.contains { bare == $0 || bare.hasPrefix($0 + "/") }
-        }
     }
 }

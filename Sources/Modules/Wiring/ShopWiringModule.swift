@@ -14,7 +14,7 @@ public struct ShopWiringModule: RouteModule {
     public init() {}
 
     /// Adapts ``RoutableService/paymentProcessing`` to ``RoutableService/paymentGateway`` and adds the
-    /// sign-in interceptor for the cart, checkout and chat screens (and the paths `cart` and `chat`).
+    /// sign-in interceptor for the cart, checkout and chat screens (and so for every path to them).
     /// - Parameter registry: The registry being assembled.
     /// - Throws: ``RouteError`` when the registry is sealed.
     public func register(in registry: RouteRegistry) throws {
@@ -23,7 +23,7 @@ public struct ShopWiringModule: RouteModule {
         }
         let protected = [RouteKey(.cartScreen), RouteKey(.checkoutScreen), RouteKey(.chatScreen)]
         registry.addInterceptor(
-            SignInRequired(keys: protected, paths: ["cart", "chat"]) { [weak registry] in
+            SignInRequired(keys: protected) { [weak registry] in
                 try registry?.makeDestinationIfRegistered(to: .userSession)
             })
     }

@@ -98,8 +98,16 @@ extension RouteRegistry {
     /// ``RouteError/Code/destinationTypeMismatch`` even if the object made would happen to be one; look
     /// it up as the registered type and cast it yourself.
     ///
+    /// The registry's interceptors run around it, as around a route performed without a presenter, so a
+    /// guard on the registration's key holds here too (pinned by
+    /// `aGuardOnAKeyRefusesEveryWayToItsScreenWhileSignedOut`); they are told the identifier
+    /// (``RouteContext/Target/identifier(_:)``) and the key (``RouteContext/destinationKey``). It is a lookup,
+    /// not a ``Route``: the registration's ``RouteHooks`` do not fire. An unknown identifier fails before
+    /// any interceptor runs.
+    ///
     /// ```swift
     /// let screen = try registry.makeDestination(identifier: "settings/profile", as: (any Screen).self)
+    /// let any = try registry.makeDestination(identifier: "settings/profile")   // Any
     /// ```
     /// - Parameters:
     ///   - identifier: The identifier given at registration.
@@ -107,13 +115,46 @@ extension RouteRegistry {
     ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
     ///     may run main-actor factories, synchronously.
     /// - Returns: The destination.
-    /// - Throws: ``RouteError``: ``RouteError/Code/unknownIdentifier``, or
-    ///   ``RouteError/Code/destinationTypeMismatch`` naming both types.
+    /// - Throws: ``RouteError``: ``RouteError/Code/unknownIdentifier``, ``RouteError/Code/routeCancelled``
+    ///   when an interceptor throws (nothing is made), or ``RouteError/Code/destinationTypeMismatch`` naming
+    ///   both types.
     public func makeDestination<Destination>(
         identifier: String, as type: Destination.Type = Destination.self,
         isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
-        try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
+        let onMainActor = MainActorCheck.isMainActor(isolation)
+        let interceptors = interceptors
+        // Found once before the lookup, for the interceptors; an identifier nobody registered (or a registry
+        // that cannot look up) is left to the lookup, which reports it as before.
+        guard !interceptors.isEmpty, let entry = try? table().entry(identifier: identifier) else {
+            return try makeDestination(identifier: identifier, as: type, onMainActor: onMainActor)
+        }
+        return try intercepting(
+            interceptors, .identifier(identifier), leadingTo: RouteKey(id: entry.id, key: entry.key),
+            reportingCancel: true
+        ) {
+            try makeDestination(identifier: identifier, as: type, onMainActor: onMainActor)
+        }
+    }
+
+    /// Makes the destination registered under a string identifier, whatever its type: the form for a lookup
+    /// where nothing names the type. It behaves as ``makeDestination(identifier:as:isolation:)`` asked for
+    /// `Any` (pinned by `aLookupByIdentifierWithoutATypeMakesTheDestinationAsAny`).
+    /// - Parameters:
+    ///   - identifier: The identifier given at registration.
+    ///   - isolation: The caller's isolation; leave the default.
+    /// - Returns: The destination, as `Any`; cast it to the type you need, or name the type with
+    ///   ``makeDestination(identifier:as:isolation:)``.
+    /// - Throws: As ``makeDestination(identifier:as:isolation:)``.
+    public func makeDestination(identifier: String, isolation: isolated (any Actor)? = #isolation) throws -> Any {
+        try makeDestination(identifier: identifier, as: Any.self, isolation: isolation)
+    }
+
+    /// The lookup of ``makeDestination(identifier:as:isolation:)``, once its interceptors let it through.
+    private func makeDestination<Destination>(
+        identifier: String, as type: Destination.Type, onMainActor: Bool
+    ) throws -> Destination {
+        try lookup(onMainActor: onMainActor) { resolver in
             let table = resolver.table
             guard let entry = table.entry(identifier: identifier) else {
                 let known = table.allIdentifiers

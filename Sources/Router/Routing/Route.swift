@@ -35,6 +35,8 @@ public final class Route<Destination> {
     private let registry: RouteRegistry
     /// What the route leads to, for interceptors and messages.
     private let target: RouteContext.Target
+    /// The key whose destination the route makes, for interceptors.
+    private let destinationKey: RouteKey
     private var key: String { target.description }
     /// Makes the destination; `onMainActor` says whether the performing caller is isolated to the main actor.
     private let make: (_ onMainActor: Bool, _ preparation: (Destination) throws -> Void) throws -> Destination
@@ -45,12 +47,13 @@ public final class Route<Destination> {
     private var shownBy: ShownBy?
 
     init(
-        registry: RouteRegistry, target: RouteContext.Target,
+        registry: RouteRegistry, target: RouteContext.Target, destinationKey: RouteKey,
         make: @escaping (_ onMainActor: Bool, _ preparation: (Destination) throws -> Void) throws -> Destination,
         hooks: @escaping (HookMoment, Destination) -> Void
     ) {
         self.registry = registry
         self.target = target
+        self.destinationKey = destinationKey
         self.make = make
         self.hooks = hooks
     }
@@ -135,20 +138,12 @@ public final class Route<Destination> {
         onMainActor: Bool
     ) throws -> Destination {
         var handlers = handlers
-        let context = RouteContext(action: .perform, target: target)
+        let context = RouteContext(action: .perform, target: target, destinationKey: destinationKey)
         let interceptors = registry.interceptors
         let made: Destination
         do {
             try checkCanPerform()
-            for interceptor in interceptors {
-                do {
-                    try interceptor.beforePerform(context)
-                } catch {
-                    throw RouteError(
-                        .routeCancelled, key: key, reason: "An interceptor cancelled the route to \(key): \(error).",
-                        underlyingError: error)
-                }
-            }
+            try RouteRegistry.runBeforePerform(interceptors, context)
             state = .routing
             do {
                 made = try make(onMainActor, preparation)
@@ -200,7 +195,7 @@ public final class Route<Destination> {
         completion: ((Result<Void, RouteError>) -> Void)? = nil
     ) throws {
         var handlers = RemoveHandlers(completion: completion)
-        let context = RouteContext(action: .remove, target: target)
+        let context = RouteContext(action: .remove, target: target, destinationKey: destinationKey)
         let interceptors = registry.interceptors
         let current: Destination
         do {
@@ -326,12 +321,11 @@ public final class Route<Destination> {
         _ result: Result<Destination, RouteError>, context: RouteContext, interceptors: [any RouteInterceptor],
         handlers: inout Handlers
     ) {
-        for interceptor in interceptors { interceptor.afterPerform(context) }
         switch result {
         case .success:
-            for interceptor in interceptors { interceptor.afterSuccess(context) }
+            RouteRegistry.runAfter(interceptors, context, failure: nil)
         case .failure(let error):
-            for interceptor in interceptors { interceptor.afterError(context, error: error) }
+            RouteRegistry.runAfter(interceptors, context, failure: error)
             registry.notify(error)
         }
         handlers.completion?(result)
@@ -356,12 +350,11 @@ public final class Route<Destination> {
         _ result: Result<Void, RouteError>, context: RouteContext, interceptors: [any RouteInterceptor],
         handlers: inout RemoveHandlers
     ) {
-        for interceptor in interceptors { interceptor.afterPerform(context) }
         switch result {
         case .success:
-            for interceptor in interceptors { interceptor.afterSuccess(context) }
+            RouteRegistry.runAfter(interceptors, context, failure: nil)
         case .failure(let error):
-            for interceptor in interceptors { interceptor.afterError(context, error: error) }
+            RouteRegistry.runAfter(interceptors, context, failure: error)
             registry.notify(error)
         }
         handlers.completion?(result)
@@ -514,8 +507,9 @@ extension RouteRegistry {
     /// - Throws: ``RouteError`` when the registry is not sealed or no router serves `key`.
     public func route<Destination>(to key: RoutableService<Destination>) throws -> Route<Destination> {
         let entry = try lookup(reporting: false) { resolver in try resolver.entry(for: key) }
+        let routeKey = RouteKey(key)
         return Route(
-            registry: self, target: .key(RouteKey(key)),
+            registry: self, target: .key(routeKey), destinationKey: routeKey,
             make: { [self] onMainActor, preparation in
                 try lookup(reporting: false, onMainActor: onMainActor) { resolver in
                     // Found again where the route is performed: inside `withOverrides`, that is the
@@ -537,8 +531,9 @@ extension RouteRegistry {
         configuring: @escaping (Configuration) throws -> Void
     ) throws -> Route<Destination> {
         let entry = try lookup(reporting: false) { resolver in try resolver.moduleEntry(for: key) }
+        let routeKey = RouteKey(key)
         return Route(
-            registry: self, target: .key(RouteKey(key)),
+            registry: self, target: .key(routeKey), destinationKey: routeKey,
             make: { [self] onMainActor, preparation in
                 try makeConfigured(
                     key, configuring: configuring, preparation: preparation, reporting: false, onMainActor: onMainActor)

@@ -10,6 +10,9 @@ struct PathRoute: Sendable {
             -> Any
     /// Fires the target registration's hooks, looked up in the registry that routes the path.
     let hook: @Sendable (RouteRegistry, HookMoment, Any) -> Void
+
+    /// The key the pattern routes to, as an interceptor is told it.
+    var destinationKey: RouteKey { RouteKey(id: targetID, key: target) }
 }
 
 extension RouteRegistry {
@@ -150,6 +153,17 @@ extension RouteRegistry {
     }
 
     /// Makes the destination of a path, checked against the type you ask for.
+    ///
+    /// The registry's interceptors run around it, as around a route performed without a presenter, so a
+    /// guard on the key the pattern routes to holds here too (pinned by
+    /// `aGuardOnAKeyRefusesEveryWayToItsScreenWhileSignedOut`); they are told the path as given
+    /// (``RouteContext/Target/path(_:)``) and the key (``RouteContext/destinationKey``). It is a lookup, not a
+    /// ``Route``: the registration's ``RouteHooks`` do not fire.
+    ///
+    /// ```swift
+    /// let screen = try registry.makeDestination(path: "books/3", as: (any Screen).self)
+    /// let any = try registry.makeDestination(path: "books/3")   // Any, when nothing names the type
+    /// ```
     /// - Parameters:
     ///   - path: The path, e.g. `"books/3?tab=reviews"`.
     ///   - type: The type the destination must have.
@@ -158,17 +172,36 @@ extension RouteRegistry {
     /// - Returns: The destination.
     /// - Throws: ``RouteError``: ``RouteError/Code/unknownPath`` listing the patterns,
     ///   ``RouteError/Code/invalidPath`` naming the pattern whose parameter is missing or malformed,
+    ///   ``RouteError/Code/routeCancelled`` when an interceptor throws (nothing is made),
     ///   ``RouteError/Code/destinationTypeMismatch``, or any error making the destination.
     public func makeDestination<Destination>(
         path: String, as type: Destination.Type = Destination.self, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
         do {
             let (route, parameters) = try matchPath(path)
-            let made = try route.make(self, parameters, MainActorCheck.isMainActor(isolation)) { _ in }
-            return try cast(made, path: path, route: route)
+            return try intercepting(
+                interceptors, .path(path), leadingTo: route.destinationKey, reportingCancel: false
+            ) {
+                let made = try route.make(self, parameters, MainActorCheck.isMainActor(isolation)) { _ in }
+                return try cast(made, path: path, route: route)
+            }
         } catch {
             throw report(error)
         }
+    }
+
+    /// Makes the destination of a path, whatever its type: the form for a lookup where nothing names the
+    /// type (`let screen = try registry.makeDestination(path: "settings")`), as ``route(path:)`` is for a
+    /// route. It behaves as ``makeDestination(path:as:isolation:)`` asked for `Any` (pinned by
+    /// `aLookupByPathWithoutATypeMakesTheDestinationAsAny`).
+    /// - Parameters:
+    ///   - path: The path, e.g. `"settings"`.
+    ///   - isolation: The caller's isolation; leave the default.
+    /// - Returns: The destination, as `Any`; cast it to the type you need, or name the type with
+    ///   ``makeDestination(path:as:isolation:)``.
+    /// - Throws: As ``makeDestination(path:as:isolation:)``.
+    public func makeDestination(path: String, isolation: isolated (any Actor)? = #isolation) throws -> Any {
+        try makeDestination(path: path, as: Any.self, isolation: isolation)
     }
 
     /// A route to the destination of a path, to perform (and later remove).
@@ -182,7 +215,7 @@ extension RouteRegistry {
     ) throws -> Route<Destination> {
         let (route, parameters) = try matchPath(path)
         return Route(
-            registry: self, target: .path(path),
+            registry: self, target: .path(path), destinationKey: route.destinationKey,
             make: { [self] onMainActor, preparation in
                 let made = try route.make(self, parameters, onMainActor) { value in
                     if let typed = value as? Destination { try preparation(typed) }

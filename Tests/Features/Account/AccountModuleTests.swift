@@ -49,26 +49,36 @@ struct AccountModuleTests {
         #expect(try registry.makeDestination(to: .basket) !== first)
     }
 
-    @Test func theInterceptorCancelsProtectedKeysAndPathsUntilSignIn() throws {
+    @Test func theInterceptorCancelsEveryWayToAProtectedKeyUntilSignIn() throws {
         let registry = RouteRegistry()
         try registry.load(AccountModule(userScope: CustomScope("user")))
         try registry.register(.secretScreen) { _ in SecretScreen() }
         try registry.register(path: "secret/:page", to: .secretScreen)
+        // A second path to the same screen: the interceptor knows the key, and no path.
+        try registry.register(path: "vault", to: .secretScreen)
         registry.addInterceptor(
-            SignInRequired(keys: [RouteKey(RoutableService<any Screen>.secretScreen)], paths: ["secret"]) {
+            SignInRequired(keys: [RouteKey(RoutableService<any Screen>.secretScreen)]) {
                 [weak registry] in try registry?.makeDestinationIfRegistered(to: .userSession)
             })
         try registry.seal()
         for route in [
             try registry.route(to: .secretScreen), try registry.route(path: "secret/2?x=1", as: (any Screen).self),
+            try registry.route(path: "vault", as: (any Screen).self),
         ] {
             let error = #expect(throws: RouteError.self) { try route.perform() }
             #expect(error?.code == .routeCancelled)
             #expect(error?.shopMessage as? SignInNeeded == SignInNeeded())
             #expect(route.state == .unrouted)
         }
+        for path in ["secret/2", "vault"] {
+            let error = #expect(throws: RouteError.self) {
+                try registry.makeDestination(path: path, as: (any Screen).self)
+            }
+            #expect(error?.shopMessage as? SignInNeeded == SignInNeeded())
+        }
         _ = try registry.makeDestination(to: .userSession).signIn("ann")
         #expect(try registry.route(to: .secretScreen).perform().title == "Secret")
         #expect(try registry.route(path: "secret/2", as: (any Screen).self).perform().title == "Secret")
+        #expect(try registry.makeDestination(path: "vault", as: (any Screen).self).title == "Secret")
     }
 }
