@@ -386,3 +386,16 @@ extension RouteError {
         )
     }
 }
+
+// MARK: Plugins
+
+extension RouteError {
+    /// A file of a plugin directory, named like a library, that is not a regular file (`kind` says what it
+    /// is: a named pipe, a directory): never opened, since opening a pipe waits for a writer.
+    static func pluginNotARegularFile(_ path: String, kind: String) -> RouteError {
+        RouteError(
+            .pluginLoadFailed, key: path,
+            reason: "The plugin \(path) is not a library: it is \(kind), not a regular file.",
+            hint: "Only regular files, or symbolic links to them, are loaded; move it out of the plugin directory.")
+    }
+}
