@@ -22,31 +22,31 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// The directory the demo loads plugins from: the one `SHOP_PLUGINS` names (`off` for none), or else
-/// `plugins` next to its own executable when that exists. Never one relative to the working directory:
-/// `loadPlugins(from:)` refuses a relative path.
-func pluginDirectory() -> String? {
+/// The directories the demo loads plugins from: those `SHOP_PLUGINS` names, separated by colons as in
+/// `PATH` (`off` for none), or else `plugins` next to its own executable when that exists. Never one
+/// relative to the working directory: `loadPlugins(from:)` refuses a relative path.
+func pluginDirectories() -> [String] {
     if let named = getenv("SHOP_PLUGINS") {
-        let directory = String(cString: named)
-        return directory == "off" ? nil : directory
+        let list = String(cString: named)
+        return list == "off" ? [] : list.split(separator: ":").map(String.init)
     }
     var buffer = [CChar](repeating: 0, count: 4096)
     let count = buffer.withUnsafeMutableBufferPointer { buffer in
         guard let start = buffer.baseAddress else { return -1 }
         return readlink("/proc/self/exe", start, buffer.count - 1)
     }
-    guard count > 0 else { return nil }
+    guard count > 0 else { return [] }
     let executable = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard let slash = executable.lastIndex(of: "/") else { return nil }
+    guard let slash = executable.lastIndex(of: "/") else { return [] }
     let directory = String(executable[..<slash]) + "/plugins"
-    return access(directory, F_OK) == 0 ? directory : nil
+    return access(directory, F_OK) == 0 ? [directory] : []
 }
 
 // The features find themselves: each declares a record (see `ModuleDiscovery`), so the app names only its
 // wiring. A plugin built into the plugin directory joins them. Discovery's problems are reported, never
 // fatal: the app goes on with what it found.
 var discovery = ModuleDiscovery.loadedImages()
-if let directory = pluginDirectory() { discovery.loadPlugins(from: directory) }
+for directory in pluginDirectories() { discovery.loadPlugins(from: directory) }
 for problem in discovery.problems { printError("Discovery: \(problem.description)") }
 
 let registry: RouteRegistry

@@ -33,6 +33,19 @@ import Testing
         #expect(without.output.contains("No route is registered for the path \"giftcards\"."), "\(without.output)")
     }
 
+    @Test func aPluginDirectoryLoadedTwiceGivesItsFeatureOnceAndNoProblem() async throws {
+        // SHOP_PLUGINS names the directory twice: the demo calls loadPlugins(from:) for it twice, and the
+        // second call finds the plugin already read.
+        guard let library = try plugin() else { return }
+        let directory = library.deletingLastPathComponent().path
+        let session = ["login ann", "badge", "open giftcards", "back", "quit"]
+        let twice = try await DemoRunner.run(session, plugins: "\(directory):\(directory)")
+        #expect(twice.status == 0)
+        #expect(twice.errors == "")
+        #expect(twice.output.contains("Badge: 1 (cart 0, orders 0, news 0, chat 1, gift cards 0)"), "\(twice.output)")
+        #expect(twice.output.contains("== Gift cards == ann | badge 1"), "\(twice.output)")
+    }
+
     @Test func twoLibrariesRegisteringOnePathAreReportedWithBothLibrariesNamed() async throws {
         guard let library = try plugin() else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plugins-\(UUID())")

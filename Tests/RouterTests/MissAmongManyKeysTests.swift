@@ -2,9 +2,63 @@ import Router
 import Testing
 
 // A lookup of a key nobody registered, among many registered keys of the same protocol: its hint names a
-// few of them and counts the rest, and building it is one pass over the keys. The bound is a hang
-// detector, far above the expected time (a few milliseconds); the test asserts on the message, never on time.
+// few of them and counts the rest, and building it is one pass over the keys, made only when the hint is
+// read, so that a miss itself costs about what a hit costs. The bounds are hang detectors, far above the
+// expected time (a few seconds, most of it registering the keys); the tests assert on the messages and
+// counts, never on time.
 struct MissAmongManyKeysTests {
+    /// A sealed registry with `count` named keys of `Engine`, `engine-0` to `engine-<count - 1>`, each also
+    /// registered under the identifier `engines/<index>`.
+    private static func manyNamedEngines(_ count: Int) throws -> RouteRegistry {
+        try sealedRegistry { registry in
+            for index in 0..<count {
+                try registry.register(.engine.named("engine-\(index)")) { _ in V8() }.identifier("engines/\(index)")
+            }
+        }
+    }
+
+    @Test func twoThousandMissesAmongAHundredThousandNamedKeysFinishAndEachHintIsReadLater() {
+        let misses = TestLocked<[RouteError]>([])
+        finishesOnItsOwnThread(bound: 120) {
+            guard let registry = try? Self.manyNamedEngines(100_000) else { return }
+            for index in 0..<2_000 {
+                do {
+                    _ = try registry.makeDestination(to: .engine.named("engine-\(index)x"))
+                } catch let error as RouteError {
+                    misses.withLock { $0.append(error) }
+                } catch {}
+            }
+        }
+        let errors = misses.withLock { $0 }
+        #expect(errors.count == 2_000)
+        #expect(errors.allSatisfy { $0.code == .unregisteredKey })
+        #expect(
+            errors.dropFirst(1_234).first?.description
+                == #"No router is registered for RoutableService<Engine>["engine-1234x"]. Hint: Registered for the same protocol: RoutableService<Engine>["engine-12340"], RoutableService<Engine>["engine-12341"], RoutableService<Engine>["engine-12342"], RoutableService<Engine>["engine-12343"], RoutableService<Engine>["engine-12344"], and 99,995 more."#
+        )
+    }
+
+    @Test func twoThousandUnknownIdentifiersAmongAHundredThousandFinishAndEachHintIsReadLater() {
+        let misses = TestLocked<[RouteError]>([])
+        finishesOnItsOwnThread(bound: 120) {
+            guard let registry = try? Self.manyNamedEngines(100_000) else { return }
+            for index in 0..<2_000 {
+                do {
+                    _ = try registry.makeDestination(identifier: "engines/\(index)x", as: (any Engine).self)
+                } catch let error as RouteError {
+                    misses.withLock { $0.append(error) }
+                } catch {}
+            }
+        }
+        let errors = misses.withLock { $0 }
+        #expect(errors.count == 2_000)
+        #expect(errors.allSatisfy { $0.code == .unknownIdentifier })
+        #expect(
+            errors.first?.description
+                == #"No router is registered for the identifier "engines/0x". Hint: Known identifiers: "engines/0", "engines/1", "engines/10", "engines/100", "engines/1000", "engines/10000", "engines/10001", "engines/10002"."#
+        )
+    }
+
     @Test func aMissAmongTenThousandNamedKeysNamesTheClosestFiveAndCountsTheRest() {
         let message = TestLocked("")
         finishesOnItsOwnThread(bound: 120) {

@@ -2,6 +2,10 @@ import Foundation
 import Router
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 // Module discovery from outside the module: records this test image declares (two good ones, and one each
 // of the bad kinds), the order they load in, sealing's reports naming their image, and plugin directories
 // that cannot be used. The bad records are reported by every discovery in this image and never stop one.
@@ -238,6 +242,68 @@ import Testing
                 discovery.problems.map(\.description) == [
                     "The plugin \(directory.path)/libNoRecords.so declares no module. Hint: Declare each module with a RouteModuleRecord in the section router_modules."
                 ])
+        }
+
+        /// A copy of the C math library, which this process has loaded: a real library with no records.
+        private func copyOfLibm(to file: URL) throws {
+            // Read to the end: /proc files report a size of 0.
+            let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+            let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+            let libm = try #require(
+                maps.split(separator: "\n").compactMap { line in line.split(separator: " ").last.map(String.init) }
+                    .first { $0.hasPrefix("/") && $0.contains("/libm.so") })
+            try FileManager.default.copyItem(at: URL(fileURLWithPath: libm), to: file)
+        }
+
+        private func temporaryPluginDirectory() throws -> URL {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("router-plugins-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return directory
+        }
+
+        @Test func aNamedPipeNamedLikeALibraryIsAProblemNotALoadThatWaitsForAWriter() throws {
+            let directory = try temporaryPluginDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let outside = try temporaryPluginDirectory()
+            defer { try? FileManager.default.removeItem(at: outside) }
+            #expect(mkfifo(directory.appendingPathComponent("x.so").path, 0o600) == 0)
+            // A symbolic link to a regular file is a library like any other.
+            try copyOfLibm(to: outside.appendingPathComponent("libReal.so"))
+            try FileManager.default.createSymbolicLink(
+                at: directory.appendingPathComponent("libLinked.so"),
+                withDestinationURL: outside.appendingPathComponent("libReal.so"))
+            let problems = TestLocked<[String]>([])
+            finishesOnItsOwnThread(bound: 30) {
+                var discovery = ModuleDiscovery()
+                discovery.loadPlugins(from: directory.path)
+                problems.withLock { $0 = discovery.problems.map(\.description) }
+            }
+            #expect(
+                problems.withLock { $0 } == [
+                    "The plugin \(directory.path)/libLinked.so declares no module. Hint: Declare each module with a RouteModuleRecord in the section router_modules.",
+                    "The plugin \(directory.path)/x.so is not a library: it is a named pipe, not a regular file. Hint: Only regular files, or symbolic links to them, are loaded; move it out of the plugin directory.",
+                ])
+        }
+
+        @Test func loadingADirectoryTwiceKeepsItsModulesAndProblemsOnce() throws {
+            let directory = try temporaryPluginDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try copyOfLibm(to: directory.appendingPathComponent("libTwice.so"))
+            var discovery = ModuleDiscovery.loadedImages()
+            let modules = discovery.modules.map(\.name)
+            let problems = discovery.problems.map(\.description)
+            discovery.loadPlugins(from: directory.path)
+            discovery.loadPlugins(from: directory.path)
+            #expect(discovery.modules.map(\.name) == modules)
+            #expect(
+                discovery.problems.map(\.description) == problems + [
+                    "The plugin \(directory.path)/libTwice.so declares no module. Hint: Declare each module with a RouteModuleRecord in the section router_modules."
+                ])
+            // A discovery that found the library among the loaded images says the same of it.
+            var later = ModuleDiscovery.loadedImages()
+            later.loadPlugins(from: directory.path)
+            #expect(later.problems.filter { $0.key.hasPrefix(directory.path) }.count == 1)
         }
 
         @Test func aFileThatIsNotALibraryIsAProblemAndTheOthersStillLoad() throws {

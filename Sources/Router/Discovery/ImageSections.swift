@@ -75,6 +75,24 @@ enum ImageSections {
         return unsafe String(cString: message)
     }
 
+    /// What the file at `path` is, after following symbolic links, when it is not a regular file: "a named
+    /// pipe", "a directory" and so on. Nil for a regular file, and for a file that cannot be examined
+    /// (`dlopen` then says why it cannot be opened either).
+    static func nonRegularKind(at path: String) -> String? {
+        var status = stat()
+        // `stat` copies the path and writes only into `status`.
+        guard unsafe stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFIFO: return "a named pipe"
+        case S_IFDIR: return "a directory"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "a special file"
+        }
+    }
+
     /// The names in `directory` (not `.` and `..`), or nil when it cannot be opened.
     static func entries(of directory: String) -> [String]? {
         guard let stream = unsafe opendir(directory) else { return nil }

@@ -159,6 +159,15 @@ public struct ModuleDiscovery: Sendable {
     /// that fails to load, a file that is not a library, or a directory that cannot be read is a
     /// ``problems`` entry (code ``RouteError/Code/pluginLoadFailed``); the others still load.
     ///
+    /// Only regular files, or symbolic links to them, are opened: a named pipe, a directory or a socket with
+    /// a library's name is a ``problems`` entry saying what it is, never opened (opening a pipe would wait
+    /// for a writer for ever; pinned by `aNamedPipeNamedLikeALibraryIsAProblemNotALoadThatWaitsForAWriter`).
+    ///
+    /// A library this discovery has read already (by an earlier call, or ``loadedImages()`` after it was
+    /// loaded) is not read again: its modules are listed once, and it is a problem only when it declares no
+    /// module, reported once (pinned by `loadingADirectoryTwiceKeepsItsModulesAndProblemsOnce` and
+    /// `aPluginDirectoryLoadedTwiceGivesItsFeatureOnceAndNoProblem`).
+    ///
     /// Nothing is loaded implicitly: `directory` must be an absolute path.
     /// - Parameter directory: The absolute path of the directory to load plugins from.
     public mutating func loadPlugins(from directory: String) {
@@ -180,6 +189,18 @@ public struct ModuleDiscovery: Sendable {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         for name in names.sorted() where name.hasSuffix(Self.librarySuffix) {
             let path = "\(base)/\(name)"
+            if searched.contains(path) {
+                // Read already: its modules and problems are listed. One that declared nothing is reported
+                // once, whoever read it first (`loadedImages()` reads such an image without a word).
+                if !found.contains(where: { $0.image == path }) && !problems.contains(where: { $0.key == path }) {
+                    problems.append(noModuleProblem(path))
+                }
+                continue
+            }
+            if let kind = ImageSections.nonRegularKind(at: path) {
+                problems.append(.pluginNotARegularFile(path, kind: kind))
+                continue
+            }
             if let failure = ImageSections.openLibrary(at: path) {
                 problems.append(
                     pluginProblem(
@@ -191,12 +212,15 @@ public struct ModuleDiscovery: Sendable {
             let problemsBefore = problems.count
             readLoadedImages { $0 == path }
             if found.count == before && problems.count == problemsBefore {
-                problems.append(
-                    pluginProblem(
-                        path, "The plugin \(path) declares no module.",
-                        hint: "Declare each module with a RouteModuleRecord in the section \(Self.sectionName)."))
+                problems.append(noModuleProblem(path))
             }
         }
+    }
+
+    private func noModuleProblem(_ path: String) -> RouteError {
+        pluginProblem(
+            path, "The plugin \(path) declares no module.",
+            hint: "Declare each module with a RouteModuleRecord in the section \(Self.sectionName).")
     }
 
     #if canImport(Darwin)

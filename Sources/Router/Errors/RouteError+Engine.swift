@@ -224,19 +224,49 @@ extension SealedTable {
                     "\(key.full) has \(candidates.count) registrations (\(names)) and \(defaults == 0 ? "none is" : "\(defaults) are") marked as the default.",
                 hint: RouteError.severalRegistrationsHint)
         }
-        let related = relatedKeys(of: id, near: key)
-        let hint: String
-        if related.closest.isEmpty {
-            hint =
-                "Register it in a RouteModule, e.g. registry.register(\(key.kind == .module ? "key, configuration:" : "key")) { … }."
-        } else {
-            let more = related.count - related.closest.count
-            let names = related.closest.map(\.full).joined(separator: ", ")
-            hint =
-                "Registered for the same protocol: \(names)\(more > 0 ? ", and \(RouteError.grouped(more)) more" : "")."
-        }
+        // The hint lists the keys of the same protocol, a pass over every key: written when read, so that the
+        // miss itself costs about what a hit does. The error keeps this table (immutable) until then.
         return RouteError(
-            .unregisteredKey, key: key.full, path: path, reason: "No router is registered for \(key.full).", hint: hint)
+            .unregisteredKey, key: key.full, path: path, reason: "No router is registered for \(key.full).",
+            deferredHint: { [self] in missingKeyHint(id, key: key) })
+    }
+
+    /// The hint of a missing key: the keys of its protocol closest to it, or how to register it.
+    private func missingKeyHint(_ id: KeyID, key: KeyDescription) -> String {
+        let related = relatedKeys(of: id, near: key)
+        if related.closest.isEmpty {
+            return
+                "Register it in a RouteModule, e.g. registry.register(\(key.kind == .module ? "key, configuration:" : "key")) { … }."
+        }
+        let more = related.count - related.closest.count
+        let names = related.closest.map(\.full).joined(separator: ", ")
+        return "Registered for the same protocol: \(names)\(more > 0 ? ", and \(RouteError.grouped(more)) more" : "")."
+    }
+
+    /// A lookup by an identifier nobody registered; its hint, written when read, names the first few known.
+    func unknownIdentifierError(_ identifier: String) -> RouteError {
+        RouteError(
+            .unknownIdentifier, key: "\"\(identifier)\"",
+            reason: "No router is registered for the identifier \"\(RouteError.displayable(identifier))\".",
+            deferredHint: { [self] in
+                let known = allIdentifiers
+                return known.isEmpty
+                    ? "No identifiers are registered; pass identifier: to register(…)."
+                    : "Known identifiers: \(known.prefix(8).map { "\"\($0)\"" }.joined(separator: ", "))."
+            })
+    }
+
+    /// A path no registered pattern matches; its hint, written when read, names the first few patterns.
+    func unknownPathError(_ path: String) -> RouteError {
+        RouteError(
+            .unknownPath, key: "\"\(path)\"",
+            reason: "No route is registered for the path \"\(RouteError.displayable(path))\".",
+            deferredHint: { [self] in
+                let known = allPaths.prefix(8).map { "\"\($0.pattern.text)\"" }
+                return known.isEmpty
+                    ? "Register one with register(path:to:)."
+                    : "Registered patterns: \(known.joined(separator: ", "))."
+            })
     }
 
     /// How many keys a missing key's hint names at most; the others are counted.
@@ -406,5 +436,18 @@ extension RouteError {
         RouteError(
             .factoryFailed, key: entry.key.full, path: [entry.key.short],
             reason: "Making \(entry.key.full) was interrupted.", underlyingError: error)
+    }
+}
+
+// MARK: Plugins
+
+extension RouteError {
+    /// A file of a plugin directory, named like a library, that is not a regular file (`kind` says what it
+    /// is: a named pipe, a directory): never opened, since opening a pipe waits for a writer.
+    static func pluginNotARegularFile(_ path: String, kind: String) -> RouteError {
+        RouteError(
+            .pluginLoadFailed, key: path,
+            reason: "The plugin \(path) is not a library: it is \(kind), not a regular file.",
+            hint: "Only regular files, or symbolic links to them, are loaded; move it out of the plugin directory.")
     }
 }

@@ -18,9 +18,16 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
     /// What happened, as one sentence, without the path and hint.
     public let reason: String
     /// What to do about it: registered candidates, the missing `construct…` call, and so on.
-    public let hint: String?
+    ///
+    /// A hint that lists what is registered (the keys of a missing key's protocol, the known identifiers or
+    /// path patterns) is written when first read, not when the lookup fails: a miss among many keys costs
+    /// about what a hit costs, and an error whose hint is never read never pays for the list (pinned by
+    /// `twoThousandMissesAmongAHundredThousandNamedKeysFinishAndEachHintIsReadLater`).
+    public var hint: String? { hintText.text }
     /// The error a factory threw, for ``Code/factoryFailed``.
     public let underlyingError: (any Error)?
+    /// The hint, as given or as a list written when first read.
+    private let hintText: HintText
 
     /// Makes an error. Router makes these itself; the initializer is public so that routers and
     /// configurations written by users can report failures in the same shape.
@@ -41,11 +48,28 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
     ) {
         // Escaped here, once, so that no message can carry a control character from input: see
         // `displayable(_:keepingNewlines:)`.
+        self.init(
+            code, key: key, path: path, reason: reason, hintText: .given(hint.map { Self.displayable($0) }),
+            underlyingError: underlyingError)
+    }
+
+    /// Makes an error whose hint `makeHint` writes when it is first read (escaped then, as any hint).
+    init(
+        _ code: Code, key: String, path: [String] = [], reason: String,
+        deferredHint makeHint: @escaping @Sendable () -> String
+    ) {
+        self.init(code, key: key, path: path, reason: reason, hintText: .deferred(DeferredHint(makeHint)))
+    }
+
+    private init(
+        _ code: Code, key: String, path: [String], reason: String, hintText: HintText,
+        underlyingError: (any Error)? = nil
+    ) {
         self.code = code
         self.key = Self.displayable(key)
         self.path = path.map { Self.displayable($0) }
         self.reason = Self.displayable(reason, keepingNewlines: true)
-        self.hint = hint.map { Self.displayable($0) }
+        self.hintText = hintText
         self.underlyingError = underlyingError
     }
 
@@ -62,7 +86,42 @@ public struct RouteError: Error, Sendable, CustomStringConvertible {
     }
 
     func with(path newPath: [String]) -> RouteError {
-        RouteError(code, key: key, path: newPath, reason: reason, hint: hint, underlyingError: underlyingError)
+        RouteError(
+            code, key: key, path: newPath, reason: reason, hintText: hintText, underlyingError: underlyingError)
+    }
+}
+
+/// A ``RouteError``'s hint: the text given, or one written when first read.
+private enum HintText: Sendable {
+    case given(String?)
+    case deferred(DeferredHint)
+
+    var text: String? {
+        switch self {
+        case .given(let text): text
+        case .deferred(let deferred): deferred.text
+        }
+    }
+}
+
+/// A hint written by a closure when first read, then kept: the list of what is registered, which costs a
+/// pass over every key, is paid for only by the code that reads it, once per error.
+private final class DeferredHint: Sendable {
+    private let make: @Sendable () -> String
+    /// The hint once written, escaped; written under the lock, so that two readers write it once.
+    private let written = Locked<String?>(nil)
+
+    init(_ make: @escaping @Sendable () -> String) {
+        self.make = make
+    }
+
+    var text: String {
+        written.withLock { written in
+            if let written { return written }
+            let text = RouteError.displayable(make())
+            written = text
+            return text
+        }
     }
 }
 

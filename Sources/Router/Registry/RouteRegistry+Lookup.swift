@@ -157,15 +157,7 @@ extension RouteRegistry {
         try lookup(onMainActor: onMainActor) { resolver in
             let table = resolver.table
             guard let entry = table.entry(identifier: identifier) else {
-                let known = table.allIdentifiers
-                let hint =
-                    known.isEmpty
-                    ? "No identifiers are registered; pass identifier: to register(…)."
-                    : "Known identifiers: \(known.prefix(8).map { "\"\($0)\"" }.joined(separator: ", "))."
-                throw RouteError(
-                    .unknownIdentifier, key: "\"\(identifier)\"",
-                    reason: "No router is registered for the identifier \"\(RouteError.displayable(identifier))\".",
-                    hint: hint)
+                throw table.unknownIdentifierError(identifier)
             }
             // The registered type is checked before anything is built: a lookup that asks for the wrong type
             // must not run the factory, nor publish a singleton it would then refuse to return.

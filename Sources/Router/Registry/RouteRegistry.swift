@@ -67,7 +67,10 @@ public final class RouteRegistry: Sendable {
     @usableFromInline let overrideCounter: OverrideCounter
     let tracer: Tracer
     let routing = Locked(RoutingState())
-    private let errorHandlerStorage = Locked<(@Sendable (RouteError) -> Void)?>(nil)
+    /// The error handler, in a box of its own: a function value held directly as a generic `Locked`'s state
+    /// was wrapped in a new conversion thunk at each read and stored back wrapped, so that each failed lookup
+    /// added a frame to every later call of the handler (`theErrorHandlerHearsEachOfAHundredThousandFailedLookups`).
+    private let errorHandlerStorage = Locked<ErrorHandlerBox?>(nil)
     /// The undeclared edges already reported to the error handler, each once (see `TakenEdges.swift`).
     let reportedEdges = Locked<Set<ReportedEdge>>([])
 
@@ -101,9 +104,15 @@ public final class RouteRegistry: Sendable {
 
     /// A handler that sees every error a top-level lookup throws, for logging or analytics. It is
     /// called before the error is thrown to the caller.
+    ///
+    /// It hears every failure, however many, in flat memory (pinned by
+    /// `theErrorHandlerHearsEachOfAHundredThousandFailedLookups`).
     public var errorHandler: (@Sendable (RouteError) -> Void)? {
-        get { errorHandlerStorage.withLock { $0 } }
-        set { errorHandlerStorage.withLock { $0 = newValue } }
+        get { errorHandlerStorage.withLock { $0?.handler } }
+        set {
+            let box = newValue.map(ErrorHandlerBox.init)
+            errorHandlerStorage.withLock { $0 = box }
+        }
     }
 
     // MARK: Assembly
@@ -230,5 +239,15 @@ public final class RouteRegistry: Sendable {
     @usableFromInline
     func report(_ error: any Error) -> any Error {
         ThreadContext.current.report(error, to: self)
+    }
+}
+
+/// The registry's error handler, held by a class so that the lock's generic state is a reference: reading
+/// it hands back the closure that was set, never a conversion of it (see `errorHandlerStorage`).
+final class ErrorHandlerBox: Sendable {
+    let handler: @Sendable (RouteError) -> Void
+
+    init(_ handler: @escaping @Sendable (RouteError) -> Void) {
+        self.handler = handler
     }
 }

@@ -567,6 +567,11 @@ extension RouteRegistry {
 }
 
 /// State guarded by a lock, read and written only inside ``withLock(_:)``.
+///
+/// Hold no function type as `State` itself (nor an optional or tuple of one): `withLock`'s body takes the
+/// state `inout` at the generic abstraction, and a closure read through it comes back wrapped in conversion
+/// thunks that are written back, one more layer per read. Box such a closure in a class (`ErrorHandlerBox`)
+/// or a struct field.
 // @safe: its one unsafe construct, `state`'s unchecked exclusivity, holds by the lock (see `state`).
 @safe final class Locked<State>: @unchecked Sendable {
     // @unchecked: `state` is only reached inside `withLock`, which holds `mutex`.

@@ -291,13 +291,7 @@ extension RouteRegistry {
                     "The path \"\(RouteError.displayable(path))\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason).",
                 hint: invalid.hint)
         }
-        let known = table.allPaths.map { "\"\($0.pattern.text)\"" }
-        throw RouteError(
-            .unknownPath, key: "\"\(path)\"",
-            reason: "No route is registered for the path \"\(RouteError.displayable(path))\".",
-            hint: known.isEmpty
-                ? "Register one with register(path:to:)."
-                : "Registered patterns: \(known.prefix(8).joined(separator: ", ")).")
+        throw table.unknownPathError(path)
     }
 }
 
