@@ -66,7 +66,8 @@ extension Registration {
     /// one it cannot await: the error handler hears of it). Declare it once per
     /// registration. On a registration of any other scope it would never run, so sealing reports it with
     /// ``RouteError/Code/teardownWithoutSingleton``.
-    /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
+    /// - Parameter body: Tears the instance down, given as the key's destination type (cast it to reach the
+    ///   type the factory made); what it throws is collected and reported by `shutdown()`.
     /// - Returns: This registration, for the next modifier.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
@@ -81,7 +82,8 @@ extension Registration {
     ///     .scope(.singleton)
     ///     .teardown { database async throws in try await database.close() }
     /// ```
-    /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
+    /// - Parameter body: Tears the instance down, given as the key's destination type; what it throws is
+    ///   collected and reported by `shutdownAsync()`.
     /// - Returns: This registration, for the next modifier.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
