@@ -43,6 +43,11 @@ Blocks that are not compiled, and why each kind cannot be
   Compiling it would fail the build by design; the article quotes the compiler's diagnostic in a
   ```text block after it, and the check type-checks the block against the built Router module and
   requires that quoted text among the diagnostics (see check-compile-errors).
+- ```swift quote PATH: code quoted from a file of this repository that another package compiles and
+  tests (the Hummingbird example's lifecycle, Examples/HummingbirdServer, which needs Hummingbird and
+  swift-service-lifecycle). It is not compiled here; `generate` fails unless the block's lines are, verbatim
+  and in order (an indentation common to them aside), consecutive lines of PATH (relative to the
+  repository's root), so the article shows the code CI builds and runs, and says which file it is.
 Any other word after `swift` is an error, so a block cannot be skipped by accident.
 """
 
@@ -51,6 +56,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -164,6 +170,42 @@ def split(block):
     return declarations, statements
 
 
+QUOTE = re.compile(r"^swift quote (\S+)$")
+
+
+def check_quote(block, path):
+    """Fails unless the block's lines are consecutive lines of the file at `path` (from the root), the same
+    but for an indentation common to all of them (a quote of a function's body may start at column 0)."""
+    source = ROOT / path
+    if not source.is_file():
+        raise SystemExit(f"{block.where}: quotes {path}, which is not a file of this repository")
+    lines, quoted = source.read_text().split("\n"), block.lines
+    if not "".join(quoted).strip():
+        raise SystemExit(f"{block.where}: an empty quote of {path}")
+    wanted = textwrap.dedent("\n".join(quoted))
+    for start in range(len(lines) - len(quoted) + 1):
+        if textwrap.dedent("\n".join(lines[start : start + len(quoted)])) == wanted:
+            return
+    # Where it differs: the longest run of the quote's lines (indentation aside) found in the file.
+    best = (0, None)
+    for start in range(len(lines)):
+        matched = 0
+        while (matched < len(quoted) and start + matched < len(lines)
+               and lines[start + matched].strip() == quoted[matched].strip()):
+            matched += 1
+        if matched > best[0]:
+            best = (matched, start + matched)
+    matched, at = best
+    if at is None:
+        raise SystemExit(f"{block.where}: the quote's first line is not a line of {path}:\n  {quoted[0]}")
+    found = lines[at] if at < len(lines) else "(the end of the file)"
+    shown = quoted[matched] if matched < len(quoted) else "(the quote's indentation differs)"
+    raise SystemExit(
+        f"{block.where}: the quote differs from {path} at its line {matched + 1} ({path}:{at + 1}):\n"
+        f"  quoted: {shown}\n  file:   {found}"
+    )
+
+
 def generate(package):
     package.mkdir(parents=True, exist_ok=True)
     identity = ROOT.name  # a path dependency's identity is its folder's last path component
@@ -180,6 +222,8 @@ def generate(package):
                 source = package / "CompileErrors" / f"{target_name(document)}_{len(must_fail) + 1}.swift"
                 must_fail.append({"where": block.where, "source": str(source), "diagnostic": block.output, "flags": []})
                 failing.append((block, source))
+            elif QUOTE.match(block.info):
+                check_quote(block, QUOTE.match(block.info).group(1))
             elif block.info.startswith("swift") and block.info not in ("swift manifest", "swift other-library", "swift test", "swift compile-error"):
                 raise SystemExit(f"{block.where}: unknown fence ```{block.info} (see scripts/doc-snippets.py)")
         prelude_text = read_prelude(PRELUDES / f"{document.stem}.swift")

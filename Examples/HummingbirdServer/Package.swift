@@ -20,8 +20,10 @@ let package = Package(
         .package(name: "Router", path: "../.."),
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
-        // Hummingbird's own dependency, named for the tests' `HTTPField.Name`.
+        // Hummingbird's own dependencies, named for the tests' `HTTPField.Name` and for the server's
+        // `Channel` (whose address tells a test the port the server took).
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.0.0"),
     ],
     targets: [
         // The service: its modules, request scope, routes and lifecycle; a library, so that the tests see it.
@@ -31,6 +33,7 @@ let package = Package(
                 router,
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]),
         .executableTarget(name: "Server", dependencies: [.target(name: "App")]),
         .testTarget(
@@ -39,6 +42,9 @@ let package = Package(
                 .target(name: "App"), router, routerTesting,
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]),
     ],
     swiftLanguageModes: [.v6]

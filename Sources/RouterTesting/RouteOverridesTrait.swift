@@ -62,6 +62,33 @@ extension Trait where Self == RouteOverridesTrait {
         RouteOverridesTrait { registry in try registry.register(key, factory: factory).scope(scope) }
     }
 
+    /// Replaces the registration of `key` for the test with a factory that runs on the main actor, as
+    /// ``Router/RouteRegistry/registerOnMainActor(_:file:line:factory:)`` registers one: a screen or a view
+    /// model the app makes on the main actor.
+    ///
+    /// ```swift
+    /// @MainActor
+    /// @Test(.overridingOnMainActor(.profileScreen) { _ in FakeProfileScreen() })
+    /// func theProfileShowsTheFake() throws { … }
+    /// ```
+    ///
+    /// It is ``overriding(_:scope:with:)`` with a main-actor factory, one registration through the same
+    /// trait: a lookup from main-actor code gets the fake synchronously, and one from elsewhere fails with
+    /// ``Router/RouteError/Code/mainActorRequired`` before the factory runs, as the app's own main-actor
+    /// registration would.
+    /// - Parameters:
+    ///   - key: The key to replace.
+    ///   - scope: The replacement's scope: transient (the default), or `.singleton` for one fake shared
+    ///     by the test's lookups. For more modifiers, register the replacement with ``overrides(_:)``.
+    ///   - factory: Makes the replacement, on the main actor.
+    /// - Returns: The trait.
+    public static func overridingOnMainActor<Destination>(
+        _ key: RoutableService<Destination>, scope: Scope = .transient,
+        with factory: @escaping @MainActor @Sendable (inout Resolver) throws -> Destination
+    ) -> Self {
+        RouteOverridesTrait { registry in try registry.registerOnMainActor(key, factory: factory).scope(scope) }
+    }
+
     /// Replaces any number of registrations for the test, in every registry it looks up in, with the
     /// registration API's modifiers.
     ///

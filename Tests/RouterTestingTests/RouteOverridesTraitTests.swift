@@ -182,3 +182,55 @@ struct HandMadeModelOverrideTraitTests {
         #expect(registry.withInjectionBinding { ClockedModel() }.stamp == "time by fake")
     }
 }
+
+/// A screen the app makes on the main actor: a main-actor class, not Sendable.
+@MainActor protocol OverriddenScreen: AnyObject { var title: String { get } }
+@MainActor final class NamedScreen: OverriddenScreen {
+    let title: String
+    init(_ title: String) { self.title = title }
+}
+extension RoutableService where Destination == any OverriddenScreen {
+    static var overriddenScreen: Self { Self(declaring: (any OverriddenScreen).self) }
+}
+
+/// `.overridingOnMainActor` replaces a main-actor registration in one line, as `registerOnMainActor` makes
+/// it: the fake's factory runs on the main actor, a main-actor test gets it synchronously, and a lookup
+/// from elsewhere is refused before the factory runs, as the app's own registration would be.
+struct MainActorOverrideTraitTests {
+    @MainActor private func screenRegistry() throws -> RouteRegistry {
+        let registry = RouteRegistry()
+        try registry.registerOnMainActor(.overriddenScreen) { _ in NamedScreen("real") }
+        try registry.seal()
+        return registry
+    }
+
+    @MainActor
+    @Test(.overridingOnMainActor(.overriddenScreen) { _ in NamedScreen("fake") })
+    func aMainActorFakeIsMadeForAMainActorTest() throws {
+        let registry = try screenRegistry()
+        #expect(try registry.makeDestination(to: .overriddenScreen).title == "fake")
+        // Transient by default, as `.overriding`: a new fake per lookup.
+        #expect(
+            try registry.makeDestination(to: .overriddenScreen)
+                !== (try registry.makeDestination(to: .overriddenScreen)))
+    }
+
+    @MainActor
+    @Test(.overridingOnMainActor(.overriddenScreen, scope: .singleton) { _ in NamedScreen("shared") })
+    func aSingletonMainActorFakeIsSharedByTheTestsLookups() throws {
+        let registry = try screenRegistry()
+        let first = try registry.makeDestination(to: .overriddenScreen)
+        #expect(first.title == "shared")
+        #expect(try registry.makeDestination(to: .overriddenScreen) === first)
+    }
+
+    @Test(.overridingOnMainActor(.overriddenScreen) { _ in NamedScreen("fake") })
+    func aLookupOffTheMainActorIsRefusedAsTheAppsRegistrationWouldBe() async throws {
+        let registry = try await screenRegistry()
+        let error = await #expect(throws: RouteError.self) {
+            _ = try await registry.makeDestinationAsync(to: .overriddenScreen)
+        }
+        #expect(error?.code == .mainActorRequired)
+        #expect(try await MainActor.run { try registry.makeDestination(to: .overriddenScreen).title } == "fake")
+    }
+}

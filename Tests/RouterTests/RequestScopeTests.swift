@@ -266,6 +266,44 @@ struct RequestScopeTests {
         #expect(try provider() === unit)
     }
 
+    @Test func theAsyncArgumentFormLooksUpInTheScopeAsTheRegistrysDoes() async throws {
+        let registry = try requestRegistry { registry in
+            // An async factory with arguments, and a synchronous one: the async form takes either.
+            try registry.registerAsync(.requestHolder, arguments: Int.self) { r, id async throws in
+                await Task.yield()
+                #expect(id == 3)
+                return RequestHolderImpl(unit: try await r.resolveAsync(.requestUnit))
+            }
+            try registry.register(.lazyRequestHolder, arguments: String.self) { r, _ in
+                LazyRequestHolder(unit: try r.lazy(.requestUnit))
+            }
+        }
+        let scope = registry.openRequestScope()
+        try scope.supply(RequestInfoValue(id: 6), for: .requestInfo)
+        let unit = try scope.makeDestination(to: .requestUnit)
+        let holder = try await scope.makeDestinationAsync(to: .requestHolder, arguments: 3)
+        #expect(holder.unit === unit)
+        #expect(holder.unit.info.id == 6)
+        let lazy = try await scope.makeDestinationAsync(to: .lazyRequestHolder, arguments: "x")
+        #expect(try lazy.unit.value() === unit)
+
+        // The registry's checks, with the scope's: the wrong argument types, then an ended scope.
+        let mismatch = await #expect(throws: RouteError.self) {
+            try await scope.makeDestinationAsync(to: .requestHolder, arguments: "three")
+        }
+        #expect(mismatch?.code == .argumentMismatch)
+        scope.end()
+        let ended = await #expect(throws: RouteError.self) {
+            try await scope.makeDestinationAsync(to: .requestHolder, arguments: 3)
+        }
+        #expect(ended?.code == .scopeClosed)
+        // Outside any scope, the registry's own form reaches the request-scoped key and says so.
+        let outside = await #expect(throws: RouteError.self) {
+            try await registry.makeDestinationAsync(to: .requestHolder, arguments: 3)
+        }
+        #expect(outside?.code == .outsideRequestScope)
+    }
+
     // MARK: Errors
 
     @Test func aRequestScopedKeyLookedUpOutsideAScopeIsATypedError() throws {

@@ -68,12 +68,23 @@ struct ShutdownTests {
     @Test func anAsyncLookupAfterShutdownIsATypedError() async throws {
         let registry = try service(log: TestLocked([]))
         _ = try registry.makeDestination(to: .engine)
-        try await registry.shutdown()
+        try await registry.shutdownAsync()
         await #expect {
             _ = try await registry.makeDestinationAsync(to: .engine)
         } throws: { error in
             (error as? RouteError)?.code == .shutDown && (error as? RouteError)?.key == "RoutableService<Engine>"
         }
+    }
+
+    @Test func theSynchronousShutdownIsCalledWithoutAwaitInAsyncCode() async throws {
+        // One name, one meaning: in an async function `try registry.shutdown()` is the synchronous form
+        // (the awaiting one is `shutdownAsync()`), so it compiles without `await` and tears down at once.
+        let log = TestLocked<[String]>([])
+        let registry = try service(log: log)
+        _ = try await registry.makeDestinationAsync(to: .car)
+        try registry.shutdown()
+        #expect(log.withLock { $0 } == ["car", "engine"])
+        #expect(registry.isShutDown)
     }
 
     @Test func aRegistryShutDownBeforeItWasSealedCannotBeSealedOrUsed() throws {
@@ -126,7 +137,7 @@ struct ShutdownTests {
         let registry = try make()
         _ = try await registry.makeDestinationAsync(to: .engine)
         _ = try registry.makeDestination(to: .radio)
-        try await registry.shutdown()
+        try await registry.shutdownAsync()
         #expect(log.withLock { $0 } == ["radio", "engine"])
 
         let other = try make()

@@ -259,10 +259,10 @@ extension RouteError {
         /// Module discovery is not available in this build (before Swift 6.3, or on an unsupported platform).
         public static let discoveryUnavailable = Code(.discoveryUnavailable)
 
-        /// A lookup was made after ``RouteRegistry/shutdown()-32uys`` began, or a singleton's factory returned
+        /// A lookup was made after ``RouteRegistry/shutdown()`` began, or a singleton's factory returned
         /// after it began (the instance was torn down).
         public static let shutDown = Code(.shutDown)
-        /// ``RouteRegistry/shutdown()-32uys`` ran every teardown and some failed; the reason lists each.
+        /// ``RouteRegistry/shutdown()`` ran every teardown and some failed; the reason lists each.
         public static let teardownFailed = Code(.teardownFailed)
         /// A registration that is not a singleton or an eager singleton declares a teardown (`.teardown { … }`),
         /// which would never run: sealing reports it.

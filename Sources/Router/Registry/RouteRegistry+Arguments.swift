@@ -182,7 +182,7 @@ extension RouteRegistry {
     ///   - line: The registering line, for messages (leave the default).
     ///   - factory: Makes the destination from the resolver and the argument; may await.
     /// - Returns: The registration, to modify; its scope may be ``Scope/transient`` (default),
-    ///   ``Scope/graph`` or ``Scope/singleton``.
+    ///   ``Scope/graph``, ``Scope/singleton``, ``Scope/eagerSingleton`` or ``Scope/request``.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
     public func registerAsync<Destination, First>(

@@ -54,7 +54,7 @@ final class Lifecycle: Sendable {
 }
 
 extension Registration {
-    /// Declares how to tear this singleton down when the registry shuts down (``RouteRegistry/shutdown()-32uys``):
+    /// Declares how to tear this singleton down when the registry shuts down (``RouteRegistry/shutdown()``):
     /// close a connection pool, flush a log.
     ///
     /// ```swift
@@ -69,7 +69,8 @@ extension Registration {
     /// ``RouteRegistry/makeEachRegistration(supplying:)`` (`verifyByMaking()`) is torn down by that run
     /// when it ends, not by the registry's shutdown. Declare it once per registration. On a registration of any other scope it would never run, so sealing reports it with
     /// ``RouteError/Code/teardownWithoutSingleton``.
-    /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
+    /// - Parameter body: Tears the instance down, given as the key's destination type (cast it to reach the
+    ///   type the factory made); what it throws is collected and reported by `shutdown()`.
     /// - Returns: This registration, for the next modifier.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
@@ -77,14 +78,15 @@ extension Registration {
         try declareTeardown(sync: body) { made in try body(made) }
     }
 
-    /// Declares an async teardown, run by `try await registry.shutdown()` (see `teardown(_:)`).
+    /// Declares an async teardown, run by `try await registry.shutdownAsync()` (see `teardown(_:)`).
     ///
     /// ```swift
     /// try registry.registerAsync(.database) { _ async throws in try await Database.open() }
     ///     .scope(.singleton)
     ///     .teardown { database async throws in try await database.close() }
     /// ```
-    /// - Parameter body: Tears the instance down; what it throws is collected and reported by `shutdown()`.
+    /// - Parameter body: Tears the instance down, given as the key's destination type; what it throws is
+    ///   collected and reported by `shutdownAsync()`.
     /// - Returns: This registration, for the next modifier.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
@@ -180,7 +182,8 @@ extension RouteRegistry {
     /// parent.
     ///
     /// This form cannot await: an async teardown is reported as a failure, not run. Use
-    /// `try await shutdown()` when some are async.
+    /// ``shutdownAsync()`` when some are async. It is the only `shutdown()`: in async code too,
+    /// `try registry.shutdown()` is this synchronous form, with no `await`.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/teardownFailed`` listing every teardown that
     ///   failed (each keeps what it threw, the first one as the error's `underlyingError`).
     public func shutdown() throws {
@@ -191,7 +194,7 @@ extension RouteRegistry {
                 let failure = RouteError(
                     .teardownFailed, key: entry.key.full,
                     reason: "\(entry.key.full) has an async teardown, which shutdown() cannot await.",
-                    hint: "Call try await registry.shutdown().")
+                    hint: "Call try await registry.shutdownAsync().")
                 failures.append((failure, failure))
                 continue
             }
@@ -205,11 +208,15 @@ extension RouteRegistry {
         if let failure = Self.collected(failures) { throw failure }
     }
 
-    /// Tears the registry's singletons down, once, awaiting async teardowns: see ``shutdown()-32uys``, which
-    /// this form is but for async teardowns, which it runs in their place in the order.
+    /// Tears the registry's singletons down, once, awaiting async teardowns: see ``shutdown()``, which this
+    /// form is but for async teardowns, which it runs in their place in the order.
+    ///
+    /// It has its own name, as `makeDestinationAsync(to:)` has, so that `shutdown()` means one thing: an async
+    /// overload of it would win in async code and make every `try registry.shutdown()` there a compile error
+    /// ("expression is 'async' but is not marked with 'await'").
     /// - Throws: ``RouteError`` with code ``RouteError/Code/teardownFailed`` listing every teardown that
     ///   failed.
-    public nonisolated(nonsending) func shutdown() async throws {
+    public nonisolated(nonsending) func shutdownAsync() async throws {
         guard let plan = beginShutdown() else { return }
         var failures: [(RouteError, any Error)] = []
         for (entry, teardown) in plan {
@@ -223,7 +230,7 @@ extension RouteRegistry {
         if let failure = Self.collected(failures) { throw failure }
     }
 
-    /// Whether ``shutdown()-32uys`` has begun: lookups then fail with ``RouteError/Code/shutDown``.
+    /// Whether ``shutdown()`` has begun: lookups then fail with ``RouteError/Code/shutDown``.
     public var isShutDown: Bool { phase.load(ordering: .acquiring) == Phase.shutDown.rawValue }
 
     /// Moves to shutting down and returns what to tear down, last made first, each registration once;

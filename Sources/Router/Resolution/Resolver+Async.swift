@@ -154,15 +154,15 @@ extension RouteRegistry {
     /// Look such a key up with `makeDestinationAsync(to:)` or `resolveAsync(_:)`; a synchronous lookup fails with ``RouteError/Code/asyncOnly``.
     /// The factory is `nonisolated(nonsending)`: between its awaits it runs on its lookup's executor, so a
     /// lookup made from main-actor code may look main-actor keys up in it.
-    /// Async factories support the transient, graph, singleton and request scopes; a singleton is built once even
-    /// when many tasks ask at the same time. Preparations stay synchronous.
+    /// Async factories support the transient, graph, singleton, eager singleton and request scopes; a
+    /// singleton is built once even when many tasks ask at the same time. Preparations stay synchronous.
     /// - Parameters:
     ///   - key: The key the factory serves.
     ///   - file: The registering file, for messages (leave the default).
     ///   - line: The registering line, for messages (leave the default).
     ///   - factory: Makes the destination; may await.
     /// - Returns: The registration, to modify; its scope may be ``Scope/transient`` (default),
-    ///   ``Scope/graph`` or ``Scope/singleton``.
+    ///   ``Scope/graph``, ``Scope/singleton``, ``Scope/eagerSingleton`` or ``Scope/request``.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/registrationAfterSeal`` once sealed.
     @discardableResult
     public func registerAsync<Destination>(
@@ -366,11 +366,24 @@ extension RouteRegistry {
     public nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
         to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
     ) async throws -> Destination {
+        try await makeDestinationAsync(
+            to: key, arguments: first, repeat each rest, in: nil, onMainActor: MainActorCheck.isMainActor(#isolation))
+    }
+
+    /// ``makeDestinationAsync(to:arguments:_:)``, run in `scope` when one is given: the one body of the
+    /// registry's and ``RequestScope/makeDestinationAsync(to:arguments:_:)``'s lookups with arguments. The
+    /// lookup enters the scope before it looks the key up, and keeps it to its end (a lookup that ran in no
+    /// scope keeps one it entered, `LookupState.enterRequestScope`), so the preparations it drains see it too.
+    nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
+        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
+        in scope: RequestScope?, onMainActor: Bool
+    ) async throws -> Destination {
         let given = ArgumentList(First.self, repeat (each Argument).self)
-        let onMainActor = MainActorCheck.isMainActor(#isolation)
         return try await ArgumentHandoff.withAsync(given, first, repeat each rest, making: Destination.self) {
             handoff in
             try await lookupAsync(onMainActor: onMainActor) { resolver in
+                let replaced = scope.flatMap { resolver.state.enterRequestScope($0) }
+                defer { resolver.state.leaveRequestScope(replaced) }
                 let entry = try resolver.entry(for: key, taking: given)
                 try resolver.checkTakesArguments(entry, given: given)
                 return try await resolver.buildAsync(entry, arguments: handoff)

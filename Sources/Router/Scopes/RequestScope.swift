@@ -200,6 +200,30 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
+    /// Makes the destination of a key registered with arguments in this scope, from async code, as
+    /// ``RouteRegistry/makeDestinationAsync(to:arguments:_:)`` does: the key's factory may be synchronous or
+    /// async (``RouteRegistry/registerAsync(_:arguments:file:line:factory:)``), and every factory the lookup
+    /// runs sees the scope.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - first: The factory's first argument.
+    ///   - rest: Its other arguments, in order.
+    /// - Returns: The prepared destination.
+    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestinationAsync(to:arguments:_:)``, and
+    ///   ``RouteError/Code/scopeClosed`` after ``end()``.
+    public nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
+        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
+    ) async throws -> Destination {
+        do {
+            try checkOpen(key.keyDescription)
+        } catch {
+            throw registry.report(error)
+        }
+        // The registry's own lookup with arguments, run in this scope.
+        return try await registry.makeDestinationAsync(
+            to: key, arguments: first, repeat each rest, in: self, onMainActor: MainActorCheck.isMainActor(#isolation))
+    }
+
     /// Releases every request-scoped instance and supplied value the scope holds; later lookups through it
     /// throw ``RouteError/Code/scopeClosed``. Calling it again does nothing.
     public func end() {

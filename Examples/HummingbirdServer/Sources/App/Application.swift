@@ -1,7 +1,6 @@
 import Hummingbird
 import Logging
 import Router
-import ServiceLifecycle
 
 /// The request context: Hummingbird's core storage and the request's scope, which the scope middleware
 /// opens before the routes run and ends after.
@@ -93,6 +92,9 @@ public struct ScopeReport: Codable, Sendable, ResponseEncodable {
 /// The routes, each looking its service up in the request's scope.
 public func buildRouter(registry: RouteRegistry) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
+    // In this order: the first middleware added sees the request first and its outcome last. The error
+    // middleware, outermost, maps what the scope middleware and the routes throw; the scope middleware,
+    // next, opens the request's scope around every route and ends it once the route has made its response.
     router.add(middleware: RouteErrorMiddleware())
     router.add(middleware: RequestScopeMiddleware(registry: registry))
 
@@ -118,32 +120,4 @@ public func buildRouter(registry: RouteRegistry) -> Router<AppRequestContext> {
             routeTrail: trail.serial)
     }
     return router
-}
-
-/// Tears the registry's singletons down when the service group shuts down gracefully: after the HTTP
-/// server, because a group shuts its services down in reverse order and this one comes first.
-public struct RegistryService: Service {
-    let registry: RouteRegistry
-
-    /// Shuts `registry` down on graceful shutdown.
-    public init(registry: RouteRegistry) { self.registry = registry }
-
-    /// Waits for graceful shutdown, then shuts the registry down.
-    public func run() async throws {
-        // Wait for the group's graceful shutdown (SIGTERM, SIGINT, or another service ending).
-        try? await gracefulShutdown()
-        try await registry.shutdown()
-    }
-}
-
-/// The service: the routes, the registry's start-up (async eager singletons, built before the server takes
-/// a request) and its shutdown.
-public func buildApplication(
-    registry: RouteRegistry, configuration: ApplicationConfiguration = .init(), logger: Logger? = nil
-) -> some ApplicationProtocol {
-    var app = Application(
-        router: buildRouter(registry: registry), configuration: configuration,
-        services: [RegistryService(registry: registry)], logger: logger)
-    app.beforeServerStarts { try await registry.warmUp() }
-    return app
 }

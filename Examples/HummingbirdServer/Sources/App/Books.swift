@@ -91,10 +91,12 @@ public actor SimulatedConnectionPool: ConnectionPool {
         return try body(next)
     }
 
-    /// Closes the pool, once.
+    /// Closes the pool, once, awaiting its connections' close (here: a pause of 100 ms, as a real pool's
+    /// close waits for its connections to finish).
     public func close() async {
         guard isOpen else { return }
         isOpen = false
+        try? await Task.sleep(for: .milliseconds(100))
         events.record("pool closed")
     }
 }

@@ -64,6 +64,11 @@ public final class Counter: Sendable {
     public func next() -> Int { value.add(1, ordering: .relaxed).newValue }
 }
 
+extension RoutableService<Counter> {
+    /// The app-wide counter: a singleton.
+    public nonisolated static var counter: Self { .init(declaring: Destination.self) }
+}
+
 /// What the routes use: one per request, made by an async factory from the app-wide repository and the
 /// request's user and trail.
 public struct BookService: Sendable {
@@ -110,11 +115,6 @@ extension RoutableService<AuditTrail> {
 extension RoutableService<BookService> {
     /// The routes' service: request-scoped, made by an async factory.
     public nonisolated static var bookService: Self { .init(declaring: Destination.self) }
-}
-
-extension RoutableService<Counter> {
-    /// The app-wide counter: a singleton.
-    public nonisolated static var counter: Self { .init(declaring: Destination.self) }
 }
 
 extension RoutableService<EventLog> {

@@ -95,7 +95,7 @@ import Testing
         let events = EventLog()
         let registry = try RouteRegistry(modules: serviceModules(events: events))
         // The live test framework runs the app in a service group and shuts it down gracefully at the end:
-        // the server first, then the RegistryService, which calls `registry.shutdown()`.
+        // the server first, then the RegistryService, which calls `registry.shutdownAsync()`.
         try await buildApplication(registry: registry).test(.live) { client in
             _ = try await client.execute(
                 uri: "/books", method: .post, headers: user, body: body(#"{"title":"Emma"}"#))
@@ -106,7 +106,7 @@ import Testing
         #expect(registry.isShutDown)
 
         // Once: a second shutdown returns at once, and lookups now fail with a typed error.
-        try await registry.shutdown()
+        try await registry.shutdownAsync()
         #expect(events.events == expected)
         let error = await #expect(throws: RouteError.self) {
             try await registry.makeDestinationAsync(to: .bookRepository)
