@@ -187,7 +187,7 @@ struct VerifyByMakingLifecycleTests {
         #expect(tornDown.load(ordering: .relaxed) == 11)
         #expect(try registry.makeDestination(to: .store) === appStore)
         // The registry's shutdown tears down its own, once each.
-        try await registry.shutdown()
+        try await registry.shutdownAsync()
         #expect(tornDown.load(ordering: .relaxed) == 22)
     }
 
@@ -215,7 +215,7 @@ struct VerifyByMakingLifecycleTests {
         failing.store(true, ordering: .relaxed)
         _ = try? await registry.verifyByMaking()
         #expect(storeAt.load(ordering: .relaxed) == 1)
-        try await registry.shutdown()
+        try await registry.shutdownAsync()
         #expect(dashboardAt.load(ordering: .relaxed) == 2)
         #expect(storeAt.load(ordering: .relaxed) == 3)
     }
@@ -244,7 +244,7 @@ struct VerifyByMakingLifecycleTests {
             return MemoryStore()
         }
         try registry.seal()
-        try await registry.shutdown()
+        try await registry.shutdownAsync()
         let error = await #expect(throws: RouteError.self) { try await registry.verifyByMaking() }
         #expect(error?.code == .shutDown)
         #expect(made.load(ordering: .relaxed) == 0)
@@ -257,7 +257,7 @@ struct VerifyByMakingLifecycleTests {
         let child = RouteRegistry(parent: parent)
         try child.register(.logger) { _ in PrintLogger() }
         try child.seal()
-        try await parent.shutdown()
+        try await parent.shutdownAsync()
         let error = await #expect(throws: RouteError.self) { try await child.verifyByMaking() }
         #expect(error?.code == .shutDown)
     }
