@@ -203,7 +203,7 @@ extension RouteError {
 extension SealedTable {
     /// The error for a single lookup of `id` that found no unique registration.
     func missingError(_ id: KeyID, key: KeyDescription, path: [String]) -> RouteError {
-        if let registry = reporter.registry, registry.isShutDown { return .shutDown(key, path: path) }
+        if let closed = shutDownError(key.full, path: path) { return closed }
         let candidates = allEntries(for: id)
         let argumentLists = candidates.compactMap(\.argumentTypes)
         if candidates.count > 1 && argumentLists.count == candidates.count {
@@ -243,9 +243,27 @@ extension SealedTable {
         return "Registered for the same protocol: \(names)\(more > 0 ? ", and \(RouteError.grouped(more)) more" : "")."
     }
 
+    /// The error of a lookup that missed because the registry is shut down (its table is then the closed,
+    /// empty one), or nil when it is not: every miss path asks it first, the single lookups' (by key, by
+    /// identifier, by path) and those that would otherwise give nil or an empty list (`…IfRegistered`,
+    /// optional `@Injected`, `makeDestinations`), a request scope's supplied key, a `Lazy` or a `Provider`.
+    /// `key`: what the lookup asked for (a key's description, or an identifier or a path in quotes);
+    /// `what`: how the reason names it, when not by `key` alone.
+    func shutDownError(_ key: String, making what: String? = nil, path: [String]) -> RouteError? {
+        guard let registry = reporter.registry, registry.isShutDown else { return nil }
+        return RouteError(
+            .shutDown, key: key, path: path,
+            reason: "The registry was shut down, so it cannot make \(what ?? key).",
+            hint: "Make lookups before shutdown(), or in a new registry.")
+    }
+
     /// A lookup by an identifier nobody registered; its hint, written when read, names the first few known.
     func unknownIdentifierError(_ identifier: String) -> RouteError {
-        RouteError(
+        let shown = "the destination of the identifier \"\(RouteError.displayable(identifier))\""
+        if let closed = shutDownError("\"\(identifier)\"", making: shown, path: []) {
+            return closed
+        }
+        return RouteError(
             .unknownIdentifier, key: "\"\(identifier)\"",
             reason: "No router is registered for the identifier \"\(RouteError.displayable(identifier))\".",
             deferredHint: { [self] in
@@ -258,7 +276,11 @@ extension SealedTable {
 
     /// A path no registered pattern matches; its hint, written when read, names the first few patterns.
     func unknownPathError(_ path: String) -> RouteError {
-        RouteError(
+        let shown = "the destination of the path \"\(RouteError.displayable(path))\""
+        if let closed = shutDownError("\"\(path)\"", making: shown, path: []) {
+            return closed
+        }
+        return RouteError(
             .unknownPath, key: "\"\(path)\"",
             reason: "No route is registered for the path \"\(RouteError.displayable(path))\".",
             deferredHint: { [self] in

@@ -23,11 +23,15 @@ public final class Lazy<Destination> {
     private let cell = SharedCell<Destination>()
     /// The graph-scoped instances of the lookup that made this `Lazy`, once it has ended.
     private let origin: GraphSnapshot?
+    /// The lifecycle of the registry it looks up in, read at each read: once that registry is shut down,
+    /// the `Lazy` answers as its other lookups do.
+    private let lifecycle: Lifecycle?
 
     init(table: SealedTable, entry: Entry<Destination>, origin: GraphSnapshot?) {
         self.table = table
         self.entry = entry
         self.origin = origin
+        lifecycle = table.reporter.registry?.lifecycle
     }
 
     /// The destination, built on the first read. A failed build is not cached: the next read tries again.
@@ -75,6 +79,10 @@ public final class Lazy<Destination> {
 
     /// The built destination, or a lookup that builds it once.
     private func read(onMainActor: Bool) throws -> Destination {
+        // Shut down: not the instance it built (torn down), but the registry's answer, `shutDown`.
+        if let closed = lifecycle?.tableAfterShutdown {
+            return try Resolver.lookupAfterShutdown(in: closed, of: entry, onMainActor: onMainActor)
+        }
         if let made = cell.instance { return made }
         // `self` keeps the table alive for the whole lookup.
         return try Resolver.lookup(
@@ -89,7 +97,8 @@ public final class Lazy<Destination> {
 }
 
 // @unchecked: every stored property is an immutable reference to a self-synchronising object (the table
-// and entry never change after sealing; the cell publishes its value once with a releasing store), and a
+// and entry never change after sealing; the cell publishes its value once with a releasing store; the
+// lifecycle is Sendable, its flag atomic and its state locked), and a
 // Sendable destination may then be handed to any thread.
 extension Lazy: @unchecked Sendable where Destination: Sendable {}
 
@@ -142,9 +151,14 @@ extension Resolver {
         let entry = try entry(for: key)
         let table = self.table
         let origin = state.snapshotForDeferredLookups
+        let lifecycle = table.reporter.registry?.lifecycle
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { onMainActor in
-            try Resolver.lookup(
+            // Shut down: the registry's answer, `shutDown`, not a torn-down singleton.
+            if let closed = lifecycle?.tableAfterShutdown {
+                return try Resolver.lookupAfterShutdown(in: closed, of: entry, onMainActor: onMainActor)
+            }
+            return try Resolver.lookup(
                 in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
             ) {
                 resolver in
@@ -168,15 +182,33 @@ extension Resolver {
         try checkTakesArguments(entry, given: types)
         let table = self.table
         let origin = state.snapshotForDeferredLookups
+        let lifecycle = table.reporter.registry?.lifecycle
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { (onMainActor: Bool, head: First, tail: repeat each Argument) in
-            try ArgumentHandoff.with(types, head, repeat each tail, making: Destination.self) { handoff in
+            if let closed = lifecycle?.tableAfterShutdown {
+                return try Resolver.lookupAfterShutdown(in: closed, of: entry, onMainActor: onMainActor)
+            }
+            return try ArgumentHandoff.with(types, head, repeat each tail, making: Destination.self) { handoff in
                 try Resolver.lookup(
                     in: Borrowed(table), reporting: table.reporter.registry, seeding: origin, onMainActor: onMainActor
                 ) {
                     resolver in
                     try withExtendedLifetime(table) { try resolver.build(entry, arguments: handoff) }
                 }
+            }
+        }
+    }
+
+    /// The lookup of a ``Lazy`` or a ``Provider`` of a registry that is shut down: run in its closed table
+    /// (`closed`), where `entry` is not found, so it fails with ``RouteError/Code/shutDown`` as the registry's
+    /// other lookups do (`SealedTable.missingError`), reported to its error handler.
+    static func lookupAfterShutdown<Destination>(
+        in closed: SealedTable, of entry: Entry<Destination>, onMainActor: Bool
+    ) throws -> Destination {
+        try withExtendedLifetime(closed) {
+            try lookup(in: Borrowed(closed), reporting: closed.reporter.registry, onMainActor: onMainActor) {
+                resolver in
+                throw resolver.table.missingError(entry.id, key: entry.key, path: resolver.pathTo(entry.key.short))
             }
         }
     }

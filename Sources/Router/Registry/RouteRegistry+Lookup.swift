@@ -73,7 +73,12 @@ extension RouteRegistry {
     public func makeDestinationIfRegistered<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination? {
-        guard try table().hasRegistration(key.id, name: key.name) else { return nil }
+        guard try table().hasRegistration(key.id, name: key.name) else {
+            // A miss, looked at again through the door: nil, or the shut-down registry's error, reported.
+            return try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
+                try resolver.resolveIfRegistered(key)
+            }
+        }
         return try makeDestination(to: key, isolation: isolation)
     }
 

@@ -35,12 +35,25 @@ final class Lifecycle: Sendable {
         var made: [Int] = []
         /// Each registration's teardown, and whether it is async.
         var teardowns: [Int: Teardown] = [:]
-        /// The table lookups get once the registry is shut down: empty, so every lookup misses and fails
-        /// with `shutDown` (see `SealedTable.missingError`).
+        /// The table lookups get once the registry is shut down: empty, so every lookup misses, and every
+        /// miss path asks `SealedTable.shutDownError` first, so fails with `shutDown`. A `Lazy` or a
+        /// `Provider` made before looks up in it too (`Lifecycle.tableAfterShutdown`).
         var closedTable: SealedTable?
     }
 
     let state = Locked(State())
+    /// Set once shutdown has begun, after `closedTable`: what a ``Lazy`` or a ``Provider`` reads at each call,
+    /// one load, to answer as the registry's other lookups do (``tableAfterShutdown``).
+    private let closed = Atomic<Bool>(false)
+
+    /// The closed table once shutdown has begun; nil while running (one acquiring load).
+    var tableAfterShutdown: SealedTable? {
+        guard closed.load(ordering: .acquiring) else { return nil }
+        return state.withLock { $0.closedTable }
+    }
+
+    /// Marks shutdown as begun, for ``tableAfterShutdown``; `closedTable` is set already.
+    func close() { closed.store(true, ordering: .releasing) }
 
     /// Records that registration `order` made an instance; false once shutdown has begun (the caller then
     /// tears the instance down itself and fails).
@@ -161,13 +174,6 @@ extension RouteError {
             .shutDown, key: key, reason: "The registry shut down while \(key) was being made, so it was torn down.",
             hint: "Make lookups before shutdown(), or in a new registry.")
     }
-
-    static func shutDown(_ key: KeyDescription, path: [String]) -> RouteError {
-        RouteError(
-            .shutDown, key: key.full, path: path,
-            reason: "The registry was shut down, so it cannot make \(key.full).",
-            hint: "Make lookups before shutdown(), or in a new registry.")
-    }
 }
 
 extension RouteRegistry {
@@ -252,6 +258,7 @@ extension RouteRegistry {
                 return (state.made, state.teardowns)
             })
         else { return nil }
+        lifecycle.close()
         // From now on no lookup of this registry takes the lock-free path (`tableRef()` needs the sealed
         // phase): each reads the table through `tableSlow()`, which gives the closed table, set above. A
         // registry shut down before it was sealed can no longer be sealed or take registrations.

@@ -79,7 +79,13 @@ public struct Resolver: ~Copyable {
     public mutating func resolveIfRegistered<Destination>(
         _ key: RoutableService<Destination>
     ) throws -> Destination? {
-        guard table.hasRegistration(key.id, name: key.name) else { return nil }
+        guard table.hasRegistration(key.id, name: key.name) else {
+            // A miss is nil, unless the registry is shut down: then it says so.
+            if let closed = table.shutDownError(key.keyDescription.full, path: pathTo(key.keyDescription.short)) {
+                throw closed
+            }
+            return nil
+        }
         return try resolve(key)
     }
 
@@ -89,7 +95,14 @@ public struct Resolver: ~Copyable {
     /// - Returns: One destination per registration; empty when none is registered.
     /// - Throws: ``RouteError`` when one of the factories fails.
     public mutating func resolveAll<Destination>(_ key: RoutableService<Destination>) throws -> [Destination] {
-        try table.allEntries(for: key.id, name: key.name).map { erased in
+        let entries = table.allEntries(for: key.id, name: key.name)
+        // None is an empty list, unless the registry is shut down: then it says so.
+        if entries.isEmpty,
+            let closed = table.shutDownError(key.keyDescription.full, path: pathTo(key.keyDescription.short))
+        {
+            throw closed
+        }
+        return try entries.map { erased in
             try Entry<Destination>.borrow(Borrowed(erased)) { entry in try build(entry) }
         }
     }

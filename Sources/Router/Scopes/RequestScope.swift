@@ -98,6 +98,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         let table = try registry.table()
         let keyDescription = key.keyDescription
         guard let entry = table.primary(key.id, name: key.name), entry.scope.kind == .supplied else {
+            if let closed = table.shutDownError(keyDescription.full, path: [keyDescription.short]) { throw closed }
             throw RouteError(
                 .notSupplied, key: keyDescription.full,
                 reason:
