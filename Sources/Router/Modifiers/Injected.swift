@@ -56,7 +56,8 @@ public struct Injected<Value> {
 
     /// Resolves `key` in the lookup that is making the enclosing object (made outside any lookup, in the
     /// registry bound for injection), or gives nil when nothing is registered for it. Every other failure
-    /// fails the lookup (outside one, it is the ``projectedValue``).
+    /// fails the lookup (outside one, it is the ``projectedValue``), ``RouteError/Code/shutDown`` included:
+    /// a registry that was shut down does not pass for one where the key is unregistered.
     ///
     /// - Parameter key: The key to resolve.
     public init<Wrapped>(_ key: RoutableService<Wrapped>) where Value == Wrapped? {

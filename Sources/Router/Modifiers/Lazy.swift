@@ -17,6 +17,9 @@
 /// its own in which that lookup's graph-scoped instances that are still alive are reused (held weakly
 /// until then); everything else follows its scope. Either way it is built once: concurrent first reads
 /// wait for the one that builds, and a failed build is not kept (the next read tries again).
+///
+/// Once its registry is shut down (``RouteRegistry/shutdown()``), every read fails with
+/// ``RouteError/Code/shutDown``, a `Lazy` already built included: it never hands out a torn-down instance.
 public final class Lazy<Destination> {
     private let table: SealedTable
     private let entry: Entry<Destination>
@@ -111,6 +114,10 @@ extension Lazy: @unchecked Sendable where Destination: Sendable {}
 /// // later:
 /// let receipt = try makeReceipt(42)
 /// ```
+///
+/// Each call reads its registry's state: after ``RouteRegistry/resetSingletons()`` it gives the new
+/// instance of a resettable singleton, and after ``RouteRegistry/shutdown()`` it fails with
+/// ``RouteError/Code/shutDown``.
 public struct Provider<Destination, each Argument>: Sendable {
     /// Makes a destination; the flag says whether the caller is on the main actor.
     private let make: @Sendable (Bool, repeat each Argument) throws -> Destination

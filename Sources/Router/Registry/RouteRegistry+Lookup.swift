@@ -63,7 +63,8 @@ extension RouteRegistry {
 
     /// Makes the destination of a service key, or returns nil when no router is registered for it.
     ///
-    /// Only a missing registration gives nil; every other failure still throws.
+    /// Only a missing registration gives nil; every other failure still throws. After
+    /// ``shutdown()`` it throws ``RouteError/Code/shutDown`` (reported to the error handler), not nil.
     /// - Parameters:
     ///   - key: The key.
     ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
@@ -89,7 +90,8 @@ extension RouteRegistry {
     ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
     ///     may run main-actor factories, synchronously.
     /// - Returns: The destinations; empty when none is registered.
-    /// - Throws: ``RouteError`` when a factory fails.
+    /// - Throws: ``RouteError`` when a factory fails; ``RouteError/Code/shutDown`` after ``shutdown()``,
+    ///   rather than an empty list.
     public func makeDestinations<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> [Destination] {

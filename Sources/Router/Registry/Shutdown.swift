@@ -181,6 +181,13 @@ extension RouteRegistry {
     /// runs it, in reverse order of creation (a singleton before the ones it was made from), and later
     /// lookups fail with ``RouteError/Code/shutDown`` naming the key.
     ///
+    /// Every door answers `shutDown` then: by key, identifier or path, with arguments, async, through a
+    /// request scope (its `supply(_:for:)` too), `makeDestinationIfRegistered(to:)` and an optional
+    /// `@Injected` (not nil), `makeDestinations(to:)` (not `[]`), and a ``Lazy`` or ``Provider`` obtained
+    /// before, which never hands out a torn-down singleton (pinned by
+    /// `everyDoorOfAShutDownRegistryAnswersShutDown` and
+    /// `aLazyAndAProviderTakenBeforeShutdownAnswerShutDownAndHandOutNoTornDownInstance`).
+    ///
     /// Every teardown runs even when one fails; the failures are thrown together. A second call returns at
     /// once. A lookup running when shutdown begins may still return an instance; a singleton with a
     /// teardown whose factory returns after shutdown began is torn down at once and its lookup fails with

@@ -72,7 +72,8 @@ public struct Resolver: ~Copyable {
 
     /// Resolves the destination of `key`, or returns nil when no router is registered for it.
     ///
-    /// Only a missing registration gives nil: a registered key whose factory fails still throws.
+    /// Only a missing registration gives nil: a registered key whose factory fails still throws, and so
+    /// does a lookup of a registry that was shut down (``RouteError/Code/shutDown``).
     /// - Parameter key: The key to resolve.
     /// - Returns: The destination, or nil.
     /// - Throws: ``RouteError`` for every failure other than a missing registration.
@@ -93,7 +94,8 @@ public struct Resolver: ~Copyable {
     ///
     /// - Parameter key: The key to resolve; its tag or name, if any, narrows the set.
     /// - Returns: One destination per registration; empty when none is registered.
-    /// - Throws: ``RouteError`` when one of the factories fails.
+    /// - Throws: ``RouteError`` when one of the factories fails; ``RouteError/Code/shutDown`` when the
+    ///   registry was shut down, rather than an empty list.
     public mutating func resolveAll<Destination>(_ key: RoutableService<Destination>) throws -> [Destination] {
         let entries = table.allEntries(for: key.id, name: key.name)
         // None is an empty list, unless the registry is shut down: then it says so.

@@ -93,7 +93,8 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     ///   - key: The supplied key.
     /// - Throws: ``RouteError``: ``RouteError/Code/notSupplied`` when `key` is not declared as supplied or
     ///   was supplied already, ``RouteError/Code/scopeClosed`` after ``end()``,
-    ///   ``RouteError/Code/notSealed`` before the registry is sealed.
+    ///   ``RouteError/Code/notSealed`` before the registry is sealed, ``RouteError/Code/shutDown`` after
+    ///   ``RouteRegistry/shutdown()``.
     public func supply<Destination: Sendable>(_ value: Destination, for key: RoutableService<Destination>) throws {
         let table = try registry.table()
         let keyDescription = key.keyDescription
