@@ -111,6 +111,29 @@ struct OverrideIsolationTests {
         #expect(try child.makeDestination(to: .engine).horsepower == 400)
     }
 
+    /// Issue 44: an override layer keeps the view it made of each child registry, filed by the child's
+    /// address; a child freed during the override must not hand its view to a child made later at its
+    /// address.
+    @Test func underAParentsOverrideEachChildMadeInTurnLooksUpItsOwnRegistrations() throws {
+        let parent = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8(horsepower: 400) }
+        }
+        let wrong = try parent.withOverrides { overrides in
+            try overrides.register(.engine) { _ in V8(horsepower: 1) }
+        } operation: { () throws -> [String] in
+            var wrong: [String] = []
+            for child in 0..<200 {
+                let registry = try sealedRegistry(parent: parent) { registry in
+                    try registry.register(.car) { r in CarImpl(engine: V8(horsepower: 1_000 + child)) }
+                }
+                let seen = try registry.makeDestination(to: .car).engine.horsepower
+                if seen != 1_000 + child { wrong.append("child \(child) got \(seen)") }
+            }
+            return wrong
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong lookups, first: \(wrong.prefix(3))")
+    }
+
     @Test func underAParentsOverrideAChildsSharedRegistrationIsOneInstanceThroughEitherKey() throws {
         let parent = try sealedRegistry { registry in
             try registry.register(.engine) { _ in V8(horsepower: 400) }
