@@ -171,6 +171,48 @@ struct RequestScopeTests {
         #expect(unit == nil)
     }
 
+    // MARK: Filed under identities that are never reused
+
+    /// Issue 44: a scope filed its instances under the registration's address, and an override block's
+    /// registrations are freed when the block ends, so a later block's could reuse one of those addresses
+    /// and get an earlier block's fake (or, when the types differed, `scopeClosed` from an open scope).
+    @Test func eachOverrideBlockGetsItsOwnFakeInAScopeThatOutlivesTheBlocks() throws {
+        let registry = try requestRegistry { registry in
+            try registry.register(.requestHolder) { r in RequestHolderImpl(unit: try r.resolve(.requestUnit)) }
+                .scope(.request).dependencies(.initializer(.requestUnit))
+        }
+        func found(in scope: RequestScope) -> String {
+            do {
+                let holder = try scope.makeDestination(to: .requestHolder).unit.info.id
+                let unit = try scope.makeDestination(to: .requestUnit).info.id
+                return "unit \(unit), holder's unit \(holder)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let outliving = registry.openRequestScope()
+        defer { outliving.end() }
+        try outliving.supply(RequestInfoValue(id: -1), for: .requestInfo)
+        var wrong: [String] = []
+        for block in 0..<1_000 {
+            try registry.withOverrides { overrides in
+                try overrides.register(.requestUnit) { _ in RequestUnitImpl(info: RequestInfoValue(id: block)) }
+                    .scope(.request)
+            } operation: {
+                let expected = "unit \(block), holder's unit \(block)"
+                let fresh = registry.openRequestScope()
+                defer { fresh.end() }
+                try fresh.supply(RequestInfoValue(id: -2), for: .requestInfo)
+                for (name, scope) in [("the outliving scope", outliving), ("a fresh scope", fresh)] {
+                    let seen = found(in: scope)
+                    if seen != expected { wrong.append("block \(block), \(name): \(seen)") }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) wrong lookups, first: \(wrong.prefix(3))")
+        #expect(!outliving.isEnded)
+    }
+
     // MARK: Seen at any depth
 
     @Test func aSuppliedKeyReachesASyncFactoryThreeLevelsDown() throws {

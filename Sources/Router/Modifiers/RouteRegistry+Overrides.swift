@@ -172,7 +172,9 @@ final class OverrideLayer: Sendable {
     /// built under the overrides is forgotten with them.
     func view(of child: RouteRegistry, table: SealedTable, over layer: SealedTable) -> SealedTable {
         views.withLock { views in
-            if let made = views[ObjectIdentifier(child)] { return made }
+            // Filed by address: a view counts only for the child it was made for (its reporter, held
+            // weakly, is nil once that child is freed), never for a child made later at its address.
+            if let made = views[ObjectIdentifier(child)], made.reporter.registry === child { return made }
             // The registrations serving another key (`also`) build the original registration; `redirect` sends
             // them to its copy, so that both keys reach the one instance made under the overrides.
             var redirect: [ObjectIdentifier: AnyEntry] = [:]

@@ -1,9 +1,18 @@
+import Synchronization
+
 /// One registration, as the sealed registry holds it. Immutable once made.
 @usableFromInline
 class AnyEntry: @unchecked Sendable {
     // @unchecked: every stored property is a `let` set in the initializer (the subclass's too), and the
     // shared cells it points to synchronise themselves.
     let id: KeyID
+    /// The registration's serial number, given from a process-wide counter when it is made and never to
+    /// another registration (a 64-bit count does not wrap). A request scope files its instances under it,
+    /// not under the entry's address: an override block's registrations are freed when the block ends and
+    /// their addresses reused, while the scope still holds their cells.
+    let serial: UInt64
+    /// The last serial number given.
+    private static let serials = Atomic<UInt64>(0)
     let key: KeyDescription
     @usableFromInline let scope: Scope
     /// `scope.isShared`, kept here so that the lookup reads a flag of the entry it already holds.
@@ -58,6 +67,7 @@ class AnyEntry: @unchecked Sendable {
         argumentList: ArgumentList? = nil
     ) {
         self.id = id
+        self.serial = AnyEntry.serials.wrappingAdd(1, ordering: .relaxed).newValue
         self.key = key
         self.scope = scope
         self.isShared = scope.isShared

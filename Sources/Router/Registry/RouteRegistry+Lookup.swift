@@ -272,12 +272,16 @@ extension RouteRegistry {
     func tableSlow() throws -> SealedTable {
         if phase.load(ordering: .acquiring) == Phase.sealed.rawValue, let table = sealedTable {
             let overrides = OverrideContext.tables
-            if let own = overrides[ObjectIdentifier(self)] { return own.inForce }
+            // The tables are filed by address, and a task that outlives `withOverrides` keeps them after
+            // their registry is freed: a table counts only for the registry it was made for (its
+            // reporter, held weakly, so nil once that registry is freed), never one made at its address.
+            if let own = overrides[ObjectIdentifier(self)], own.reporter.registry === self { return own.inForce }
             // A parent's overrides reach this registry's lookups: a view of this registry over them.
             var ancestor = parent
             while !overrides.isEmpty, let current = ancestor {
-                if let layer = overrides[ObjectIdentifier(current)]?.inForce, layer.layer != nil {
-                    return layer.layer?.view(of: self, table: table, over: layer) ?? table
+                if let filed = overrides[ObjectIdentifier(current)], filed.reporter.registry === current {
+                    let layer = filed.inForce
+                    if let inForce = layer.layer { return inForce.view(of: self, table: table, over: layer) }
                 }
                 ancestor = current.parent
             }

@@ -33,13 +33,14 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         init(_ value: Value) { self.value = value }
     }
 
-    /// What the scope holds: the cells of the request-scoped registrations looked up in it, by registration,
-    /// and the supplied values, the first of each kept inline (most requests supply one value and make one
-    /// request-scoped service). Lists, not dictionaries: a request holds a few of each, and a short list
-    /// needs no hashing and no storage until its second item.
+    /// What the scope holds: the cells of the request-scoped registrations looked up in it, by registration
+    /// (its `AnyEntry.serial`, never reused, unlike its address), and the supplied values, the first of each
+    /// kept inline (most requests supply one value and make one request-scoped service). Lists, not
+    /// dictionaries: a request holds a few of each, and a short list needs no hashing and no storage until
+    /// its second item.
     private struct State {
-        var firstCell: (id: ObjectIdentifier, cell: CreationCell)?
-        var moreCells: [(id: ObjectIdentifier, cell: CreationCell)] = []
+        var firstCell: (id: UInt64, cell: CreationCell)?
+        var moreCells: [(id: UInt64, cell: CreationCell)] = []
         var firstSupplied: (id: KeyID, box: AnyObject)?
         var moreSupplied: [(id: KeyID, box: AnyObject)] = []
 
@@ -50,8 +51,9 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
             return nil
         }
 
-        /// The cell of registration `id`, or `made` after storing it when the scope has none yet.
-        mutating func cell(_ id: ObjectIdentifier, orStoring made: CreationCell) -> CreationCell {
+        /// The cell of the registration with serial number `id`, or `made` after storing it when the scope
+        /// has none yet.
+        mutating func cell(_ id: UInt64, orStoring made: CreationCell) -> CreationCell {
             guard let first = firstCell else {
                 firstCell = (id, made)
                 return made
@@ -274,7 +276,9 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
 
     /// The cell of a request-scoped registration in this scope; nil once the scope was ended.
     func cell<Value>(for entry: Entry<Value>) -> SharedCell<Value>? {
-        let id = ObjectIdentifier(entry)
+        // By serial number: an override block's registration is freed when the block ends, and another
+        // one made at its address must not find its cell while this scope lives.
+        let id = entry.serial
         // Made before taking the lock (an empty cell holds nothing of the user's, so dropping it when the
         // scope has one already releases nothing of theirs); the lock's body and result are not generic, so
         // the lookup requests no generic metadata but the cell's own.
