@@ -4,6 +4,7 @@
 #
 #   bash scripts/perf-gate.sh            # check: fails when a scenario is more than 5 % worse
 #   bash scripts/perf-gate.sh record     # rewrite the baseline (commit it with the change that moved it, and say why)
+#   PERF_GATE_JOBS=1 bash scripts/perf-gate.sh   # one callgrind run at a time (default: one per core)
 #
 # Counts, not timings: the same binary and input give the same instruction count on a noisy machine.
 # Each figure is (count at N2 lookups - count at N1 lookups) / (N2 - N1), so start-up and one-time costs
