@@ -6,7 +6,7 @@ import PackagePlugin
 /// (and Benchmarks/Peers' s14 app, with every peer). The
 /// generator is the `ServiceGenerator` executable of this package; its output is the same on every run.
 /// SwiftPM reruns it whenever it relinks the generator, which it does on the second build of a fresh build
-/// folder too (the perf gate's build after CI's quick run); the generator then leaves each file whose text
+/// folder too (as CI builds Benchmarks more than once); the generator then leaves each file whose text
 /// is unchanged untouched, so the targets that compile them are not compiled again.
 @main
 struct GenerateBenchmarkSources: BuildToolPlugin {
