@@ -19,9 +19,19 @@ the script stops before building anything (a mutation whose text moved must be u
     bash scripts/mutate-creation-machine.sh --all-scenarios [NAME...]
                                                      # every scenario runs to its end, to name all that
                                                      # kill each mutation (slower)
+    bash scripts/mutate-creation-machine.sh --unmutated-passed LOG [NAME...]
+                                                     # the unmutated machine's run is LOG, a `swift test`
+                                                     # of this same tree (what .ci/run does)
 
 By default the explorer is told (ROUTER_EXPLORER_STOP_AT_FIRST_VIOLATION) to stop its other scenarios once
 one found a violation, since only whether the mutant fails matters; the unmutated run explores them all.
+
+A kill means something only if the explorer passes on the unmutated machine, so that runs first. With
+--unmutated-passed LOG it is not run again: LOG is the output of a `swift test` of this same tree in which
+the explorer's suite passed (.ci/run's, minutes before), and the copy's explorer and machine are that run's
+files byte for byte (the copy's manifest only leaves the other targets out), and the explorer is
+deterministic: it tries every schedule in a fixed order, one simulated lookup running at a time. The script
+refuses a LOG older than any file the copy takes, or one in which the suite did not pass.
 
 A mutant that crashes the explorer counts as killed; one that makes it run longer than
 ROUTER_MUTANT_TIMEOUT seconds (default 600) too, and the test process is ended.
@@ -292,10 +302,36 @@ def run_explorer(stop_early):
     return passed, failed, violation
 
 
+def check_unmutated_log(log):
+    """Fails unless `log` is a passing run of the explorer over the files the copy takes, not older than them."""
+    if not log.is_file():
+        fail(f"--unmutated-passed: no file {log}")
+    text = log.read_text(errors="replace")
+    if not re.search(r"Suite CreationMachineExplorerTests passed", text) or "stopped after" in text:
+        fail(f"--unmutated-passed: {log} does not show the explorer's suite passing with every scenario explored")
+    taken = [ROOT / "Package.swift"] + [
+        file
+        for folder in ("Sources/Router", "Tests/CreationExplorerTests")
+        for file in (ROOT / folder).rglob("*")
+        if file.is_file()
+    ]
+    newer = [str(file.relative_to(ROOT)) for file in taken if file.stat().st_mtime > log.stat().st_mtime]
+    if newer:
+        fail(f"--unmutated-passed: {log} is older than {', '.join(newer[:5])}: run swift test again, or leave it out")
+
+
 def main():
     arguments = sys.argv[1:]
     all_scenarios = "--all-scenarios" in arguments
     arguments = [argument for argument in arguments if argument != "--all-scenarios"]
+    unmutated_log = None
+    if "--unmutated-passed" in arguments:
+        at = arguments.index("--unmutated-passed")
+        if at + 1 >= len(arguments):
+            fail("--unmutated-passed needs the log of a swift test run")
+        unmutated_log = Path(arguments[at + 1])
+        del arguments[at : at + 2]
+        check_unmutated_log(unmutated_log)
     if arguments == ["--list"]:
         for name, what, _, _ in MUTATIONS:
             print(f"{name}: {what}")
@@ -317,10 +353,16 @@ def main():
     built, log = build()
     if not built:
         fail(f"the unmutated copy does not build:\n{log[-3000:]}")
-    passed, failed, violation = run_explorer(stop_early=False)
-    if not passed:
-        fail(f"the explorer fails on the unmutated machine ({', '.join(failed)}):\n{violation}")
-    print(f"unmutated machine: the explorer passes ({time.monotonic() - started:.0f} s with the first build)")
+    if unmutated_log:
+        print(
+            f"unmutated machine: the explorer passed in {unmutated_log}, a run of these files"
+            + f" (the copy built in {time.monotonic() - started:.0f} s)"
+        )
+    else:
+        passed, failed, violation = run_explorer(stop_early=False)
+        if not passed:
+            fail(f"the explorer fails on the unmutated machine ({', '.join(failed)}):\n{violation}")
+        print(f"unmutated machine: the explorer passes ({time.monotonic() - started:.0f} s with the first build)")
 
     survivors = []
     try:

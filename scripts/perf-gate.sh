@@ -4,6 +4,7 @@
 #
 #   bash scripts/perf-gate.sh            # check: fails when a scenario is more than 5 % worse
 #   bash scripts/perf-gate.sh record     # rewrite the baseline (commit it with the change that moved it, and say why)
+#   PERF_GATE_JOBS=1 bash scripts/perf-gate.sh   # one callgrind run at a time (default: one per core)
 #
 # Counts, not timings: the same binary and input give the same instruction count on a noisy machine.
 # Each figure is (count at N2 lookups - count at N1 lookups) / (N2 - N1), so start-up and one-time costs
@@ -58,11 +59,35 @@ scenarios=("s1 2000 12000" "s2 200 1200" "s3 2000 12000" "s6 200 1200" "s6p 200 
     "s12 2000 12000" "s12s 2000 12000" "s13 2000 12000" "s14 1 3" "s15n 2000 12000" "s15 2000 12000" "s15b 2000 12000"
     "s16 200 1200")
 
+# The runs are independent single-threaded processes whose counts do not depend on what else runs, so
+# PERF_GATE_JOBS of them (the machine's cores by default) run at once; the figures are read in order after.
+jobs_at_once="${PERF_GATE_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+running=()
+failed_run() {
+    kill "${running[@]}" 2>/dev/null || true
+    echo "perf gate: a run of $binary under callgrind failed" >&2
+    exit 1
+}
+for line in "${scenarios[@]}"; do
+    read -r name first second <<<"$line"
+    for count in "$first" "$second"; do
+        if [ "${#running[@]}" -ge "$jobs_at_once" ]; then
+            wait "${running[0]}" || failed_run
+            running=("${running[@]:1}")
+        fi
+        measure "$name" "$count" >"$work/figures.$name.$count" &
+        running+=("$!")
+    done
+done
+for pid in "${running[@]}"; do
+    wait "$pid" || failed_run
+done
+
 results="$work/results.tsv"
 for line in "${scenarios[@]}"; do
     read -r name first second <<<"$line"
-    read -r ir1 m1 <<<"$(measure "$name" "$first")"
-    read -r ir2 m2 <<<"$(measure "$name" "$second")"
+    read -r ir1 m1 <"$work/figures.$name.$first"
+    read -r ir2 m2 <"$work/figures.$name.$second"
     python3 -c "
 n = $second - $first
 print('$name\t%.1f\t%.2f' % (($ir2 - $ir1) / n, ($m2 - $m1) / n))" >>"$results"

@@ -4,8 +4,10 @@ import PackagePlugin
 /// Generates, at build time, the benchmark sources too long to keep in git: each `GeneratedServices<n>`
 /// library's 2,500 services, the RouterBenchmarks executable's index of them, its s8 chain and its s14 app
 /// (and Benchmarks/Peers' s14 app, with every peer). The
-/// generator is the `ServiceGenerator` executable of this package; its output is the same on every run,
-/// so SwiftPM reruns it only when the generator changes.
+/// generator is the `ServiceGenerator` executable of this package; its output is the same on every run.
+/// SwiftPM reruns it whenever it relinks the generator, which it does on the second build of a fresh build
+/// folder too (as CI builds Benchmarks more than once); the generator then leaves each file whose text
+/// is unchanged untouched, so the targets that compile them are not compiled again.
 @main
 struct GenerateBenchmarkSources: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {

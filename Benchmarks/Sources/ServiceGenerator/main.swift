@@ -299,8 +299,15 @@ guard let text, let output = arguments.last else {
                 .utf8))
     exit(2)
 }
+// Written only when its text changed: SwiftPM relinks this tool on the second build of a fresh build
+// folder (and whenever it changes), which reruns every command of the plugin; a file rewritten with the
+// same text would still be newer, and its module (minutes each in release) would be compiled again.
+let url = URL(fileURLWithPath: output)
+let data = Data(text.utf8)
 do {
-    try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+    if (try? Data(contentsOf: url)) != data {
+        try data.write(to: url, options: .atomic)
+    }
 } catch {
     FileHandle.standardError.write(Data("ServiceGenerator: cannot write \(output): \(error)\n".utf8))
     exit(1)
