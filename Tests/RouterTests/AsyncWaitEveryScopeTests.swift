@@ -126,4 +126,64 @@ struct AsyncWaitEveryScopeTests {
     func asyncLookupsWaitSuspendedForASingletonAnotherAsyncLookupHolds(in scope: HeldScope) throws {
         try expectEveryWaiterGetsTheHoldersInstance(in: scope)
     }
+
+    /// The shape: request-scoped `A` ⇄ `B` (`.injecting` each other); an async transient `T` resolves
+    /// `A` (which, with `B`, its lookup holds back until `T`'s factory returns) and suspends; meanwhile async
+    /// lookups of `A` and of `B` in the same scope wait for them suspended, and get the same two.
+    @Test func asyncLookupsOfARequestScopedPropertyCycleAnotherAsyncLookupHoldsWaitSuspended() throws {
+        let a = RoutableService.joined.named("A")
+        let b = RoutableService.joined.named("B")
+        let t = RoutableService.joined.named("T")
+        let held = Counter()
+        let (release, opener) = AsyncStream<Void>.makeStream()
+        let registry = RouteRegistry()
+        try registry.register(a) { _ in JoinedImpl("A") }.scope(.request).injecting(\.partner, b)
+        try registry.register(b) { _ in JoinedImpl("B") }.scope(.request).injecting(\.partner, a)
+        try registry.registerAsync(t) { r async throws in
+            let made = JoinedImpl("T")
+            made.partner = try r.resolve(a)
+            held.increment()
+            for await _ in release {}
+            return made
+        }
+        try registry.seal()
+        let scope = registry.openRequestScope()
+        defer { scope.end() }
+        let fromOwner = TestLocked<(ObjectIdentifier, ObjectIdentifier)?>(nil)
+        let found = TestLocked<[String: Result<ObjectIdentifier, RouteError>]>([:])
+        let started = Counter()
+        asyncScenarioFinishes(width: 2, bound: 20) {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    guard let made = try? await scope.makeDestinationAsync(to: t), let first = made.partner,
+                        let second = first.partner
+                    else { return }
+                    fromOwner.withLock { $0 = (ObjectIdentifier(first), ObjectIdentifier(second)) }
+                }
+                while held.value == 0 { await Task.yield() }
+                for (name, key) in [("A", a), ("B", b)] {
+                    group.addTask {
+                        started.increment()
+                        let outcome: Result<ObjectIdentifier, RouteError>
+                        do {
+                            outcome = .success(ObjectIdentifier(try await scope.makeDestinationAsync(to: key)))
+                        } catch let error as RouteError {
+                            outcome = .failure(error)
+                        } catch {
+                            return
+                        }
+                        found.withLock { $0[name] = outcome }
+                    }
+                }
+                // As above: the waiters reach their lookups before this task's turn comes back.
+                while started.value < 2 { await Task.yield() }
+                for _ in 0..<8 { await Task.yield() }
+                opener.finish()
+            }
+        }
+        let (first, second) = try #require(fromOwner.withLock { $0 })
+        let outcomes = found.withLock { $0 }
+        #expect(try outcomes["A"]?.get() == first)
+        #expect(try outcomes["B"]?.get() == second)
+    }
 }
