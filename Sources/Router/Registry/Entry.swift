@@ -33,17 +33,6 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }
     /// The dependencies declared explicitly, without those the injections declare.
     var explicitDependencies: [RouteDependency] { extras?.explicitDependencies ?? dependencies }
-    /// The cell of a singleton or weak singleton nobody has published an instance in yet; nil for other
-    /// scopes, and once published.
-    var unpublishedCell: CreationCell? {
-        if let singleton { return singleton.isPublished ? nil : singleton }
-        if let resets = extras?.resets {
-            let current = resets.current
-            return current.isPublished ? nil : current
-        }
-        if let weakCell { return weakCell.isPublished ? nil : weakCell }
-        return nil
-    }
     /// Per-destination hooks fired for every route to this registration's destinations.
     var hooks: RouteHooks<Destination> {
         if let extras { return extras.hooks }

@@ -494,14 +494,7 @@ extension Resolver {
             return try createShared(entry, SharedSlot(weak: cell))
         case .custom:
             guard let scope = entry.scope.customScope else { return try construct(entry) }
-            let cell: SharedCell<Destination>
-            switch scope.cell(
-                for: ObjectIdentifier(entry), of: Destination.self, generation: state.generation(of: scope))
-            {
-            case .cell(let found): cell = found
-            case .stale: cell = state.detachedCell(for: entry)
-            case .closed: throw RouteError.scopeClosed(entry, path: pathTo(entry.key.short))
-            }
+            let cell = try customCell(for: entry, in: scope)
             if let made = cell.instance { return made }
             return try createShared(entry, SharedSlot(cell))
         case .request:

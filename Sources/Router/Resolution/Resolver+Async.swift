@@ -18,14 +18,15 @@ extension Resolver {
     ///
     /// Waiting for a shared instance another lookup is building suspends the lookup, never blocking a
     /// thread: an async singleton's claim waits suspended, and before a synchronous segment starts, the
-    /// lookup waits suspended for the instance that segment would otherwise block on. (A segment's
+    /// lookup waits suspended for the instance that segment would otherwise block on, in any shared scope
+    /// (`unpublishedSharedCell(of:)`). (A segment's
     /// factories are synchronous code: an instance one of them asks for is waited for as a synchronous
     /// lookup waits.)
     nonisolated(nonsending) mutating func buildAsync<Destination>(_ entry: Entry<Destination>) async throws
         -> Destination
     {
         guard let asyncFactory = entry.asyncFactory else {
-            if let cell = entry.unpublishedCell {
+            if let cell = unpublishedSharedCell(of: entry) {
                 await state.transaction.awaitRelease(of: cell, for: entry)
             }
             return try synchronously { resolver in try resolver.build(entry) }
@@ -60,6 +61,27 @@ extension Resolver {
             ) { resolver in try await resolver.buildAsync(entry) }
         }
         return try await createSharedAsync(entry, cell, asyncFactory)
+    }
+
+    /// The cell the synchronous claim of `entry` will take, when nothing is published in it yet: found as
+    /// `buildShared` finds it, through the scope's own lookup (the registration's cell for a singleton or
+    /// weak singleton, the current generation's for a resettable one, the lookup's generation's for a
+    /// custom scope, the running lookup's request scope's for a request-scoped one). Nil for a registration
+    /// that shares nothing, once published, and when the lookup cannot have one (a closed or missing
+    /// scope): the synchronous segment then reports why.
+    mutating func unpublishedSharedCell<Destination>(of entry: Entry<Destination>) -> CreationCell? {
+        let cell: CreationCell?
+        switch entry.scope.kind {
+        case .singleton, .eagerSingleton: cell = entry.singletonCell
+        case .weakSingleton: cell = entry.weakCell
+        case .custom:
+            guard let scope = entry.scope.customScope else { return nil }
+            cell = try? customCell(for: entry, in: scope)
+        case .request: cell = try? requestCell(for: entry)
+        case .transient, .graph, .supplied: cell = nil
+        }
+        guard let cell, !cell.isPublished else { return nil }
+        return cell
     }
 
     /// Builds an async singleton inside this lookup's creation transaction, as `createShared` builds a

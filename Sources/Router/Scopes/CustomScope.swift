@@ -148,3 +148,18 @@ public final class CustomScope: Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension Resolver {
+    /// The cell of a custom-scoped `entry` in `scope` for the running lookup: its generation's, or, when
+    /// that generation is gone, one kept apart for the lookup (the same cell each time the lookup asks).
+    /// - Throws: ``RouteError/Code/scopeClosed`` once the scope is closed.
+    func customCell<Destination>(for entry: Entry<Destination>, in scope: CustomScope) throws
+        -> SharedCell<Destination>
+    {
+        switch scope.cell(for: ObjectIdentifier(entry), of: Destination.self, generation: state.generation(of: scope)) {
+        case .cell(let found): return found
+        case .stale: return state.detachedCell(for: entry)
+        case .closed: throw RouteError.scopeClosed(entry, path: pathTo(entry.key.short))
+        }
+    }
+}
