@@ -28,6 +28,23 @@ private func isShutDown(_ result: Result<some Any, any Error>?) -> Bool {
     return (error as? RouteError)?.code == .shutDown
 }
 
+/// Whether `stream` yields within a generous bound: a hang detector for an async wait, not a speed test.
+private func arrives(_ stream: AsyncStream<Void>, bound: Int = 30) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+            for await _ in stream { return true }
+            return false
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(bound))
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
+    }
+}
+
 struct SharedInstanceLifeTests {
     @Test func anInstanceWhosePreparationRunsWhenShutdownBeginsIsTornDownOnceAndItsLookupFailsWithShutDown() throws {
         let torn = Counter()
@@ -57,9 +74,9 @@ struct SharedInstanceLifeTests {
         }
     }
 
-    @Test func aSyncFactoryWithAnAsyncTeardownThatReturnsAfterShutdownBeganIsTornDown() throws {
+    @Test func aSyncFactoryWithAnAsyncTeardownThatReturnsAfterShutdownBeganIsTornDown() async throws {
         let torn = Counter()
-        let tornDown = Signal()
+        let (tornDown, tornDownSignal) = AsyncStream<Void>.makeStream()
         let entered = Signal()
         let proceed = Signal()
         let registry = try sealedRegistry { registry in
@@ -71,19 +88,19 @@ struct SharedInstanceLifeTests {
             .scope(.singleton)
             .teardown { _ async in
                 torn.increment()
-                tornDown.fire()
+                tornDownSignal.yield()
             }
         }
-        finishesOnItsOwnThread(bound: 30) {
-            let lookup = Outcome<any Engine>()
-            lookup.run { try registry.makeDestination(to: .engine) }
-            #expect(entered.wait())
-            #expect((try? registry.shutdown()) != nil)
-            proceed.fire()
-            #expect(isShutDown(lookup.wait()))
-            #expect(tornDown.wait())
-            #expect(torn.value == 1)
-        }
+        // The lookup runs on a thread of its own; the test waits for the teardown suspended, never blocking a
+        // thread of the pool the teardown's task needs.
+        let lookup = Outcome<any Engine>()
+        lookup.run { try registry.makeDestination(to: .engine) }
+        #expect(entered.wait())
+        try registry.shutdown()
+        proceed.fire()
+        #expect(isShutDown(lookup.wait()))
+        #expect(await arrives(tornDown))
+        #expect(torn.value == 1)
     }
 
     @Test func aResetWhileTheInstanceIsBeingBuiltTearsItDownOnceAndTheLookupGetsTheNewGeneration() throws {

@@ -5,9 +5,10 @@
 // reference count (`Entry.builtSingleton`); nothing could then tell a reset when a reader is done with the
 // old instance. A resettable singleton instead keeps its instance in the cell of the current generation,
 // which a lookup takes retained, under a lock (`SingletonGenerations.current`): a reset swaps in an empty
-// cell, and the old cell, with its instance, lives exactly as long as the lookups that took it. Building
-// and publishing in a cell is the creation protocol's, as for any shared instance, so each generation's
-// factory runs once.
+// cell and releases the old one (`SharedCell.release`): the old cell serves nothing from then on, and an
+// instance whose build in it finishes later is torn down by its own lookup, which then reads or builds the
+// current generation's (see Shutdown.swift). Building and publishing in a cell is the creation protocol's,
+// as for any shared instance, so each generation's factory runs once.
 
 /// The generations of one resettable singleton: the cell its lookups use now.
 final class SingletonGenerations<Value>: Sendable {
@@ -30,15 +31,17 @@ final class SingletonGenerations<Value>: Sendable {
     /// alive, whatever resets happen meanwhile.
     var current: SharedCell<Value> { cell.withLock { $0 } }
 
-    /// Starts a new generation: lookups from now on build and share a new instance. Returns the old cell
-    /// for the caller to release outside the lock; lookups that took it keep it until they end.
-    func reset() -> SharedCell<Value> {
+    /// Starts a new generation: lookups from now on build and share a new instance. Releases the old
+    /// cell (see ``SharedCell/release()``) and returns the instance it held, if one was published: the
+    /// caller owns its teardown, and drops it outside the lock.
+    func reset() -> Value? {
         let fresh = SharedCell<Value>()
-        return cell.withLock { current in
+        let old = cell.withLock { current in
             let old = current
             current = fresh
             return old
         }
+        return old.release()
     }
 
     /// Publishes this registration's built instance, if any, in `copy`'s cell (an override layer's copy
@@ -46,7 +49,7 @@ final class SingletonGenerations<Value>: Sendable {
     func seed(_ copy: SingletonGenerations<Value>) {
         guard let live = current.instance else { return }
         let target = copy.current
-        CreationCoordinator.run { _ in target.publish(live) }
+        CreationCoordinator.run { _ in _ = target.publish(live) }
     }
 }
 
@@ -54,14 +57,18 @@ final class SingletonGenerations<Value>: Sendable {
 protocol ResettableRegistration: AnyObject {
     /// Whether it is a resettable singleton.
     var isResettable: Bool { get }
-    /// Starts a new generation; returns the old cell, to be released by the caller after every reset.
-    func startGeneration() -> AnyObject?
+    /// Starts a new generation; returns the instance the old one held, if one was published, for the
+    /// caller to tear down and drop after every reset.
+    func startGeneration() -> Any?
 }
 
 extension Entry: ResettableRegistration {
     var isResettable: Bool { resets != nil }
 
-    func startGeneration() -> AnyObject? { resets?.reset() }
+    func startGeneration() -> Any? {
+        guard let made = resets?.reset() else { return nil }
+        return made
+    }
 }
 
 extension AnyEntry {
@@ -229,7 +236,7 @@ extension RouteRegistry {
                 }
             }
         }
-        var released: [(entry: AnyEntry, cell: AnyObject)] = []
+        var released: [(entry: AnyEntry, instance: Any)] = []
         resetLock.lock()
         for entry in ordered {
             if let old = (entry as? any ResettableRegistration)?.startGeneration() { released.append((entry, old)) }
