@@ -32,7 +32,7 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     /// ``Registration/resettable()``: a singleton that ``RouteRegistry/resetSingletons()`` releases.
     var isResettable = false
     /// The teardown a lookup runs on an instance whose build finished after its generation was released
-    /// (``Registration/teardown(_:)-(@Sendable(Destination)->Void)``); nil without a teardown.
+    /// (`Registration.teardown(_:)`); nil without a teardown.
     var lateTeardown: LateTeardown<Destination>?
 
     @usableFromInline

@@ -147,7 +147,9 @@ extension Registration {
     ///
     /// It runs once per instance, for singletons and eager singletons (resettable or not) that were made;
     /// ``RouteRegistry/resetSingletons()`` runs a synchronous one on each instance it releases (an async
-    /// one it cannot await: the error handler hears of it); one built anew by
+    /// one it cannot await: the error handler hears of it); an instance whose build finishes after a reset
+    /// or a shutdown released its generation is torn down at once by its own lookup, and never served; one
+    /// built anew by
     /// ``RouteRegistry/makeEachRegistration(supplying:)`` (`verifyByMaking()`) is torn down by that run
     /// when it ends, not by the registry's shutdown. Declare it once per registration. On a registration of any other scope it would never run, so sealing reports it with
     /// ``RouteError/Code/teardownWithoutSingleton``.
@@ -265,8 +267,11 @@ extension RouteRegistry {
     ///
     /// Every teardown runs even when one fails; the failures are thrown together. A second call returns at
     /// once. A lookup running when shutdown begins may still return an instance; a singleton with a
-    /// teardown whose factory returns after shutdown began is torn down at once and its lookup fails with
-    /// `shutDown`. Only this registry's registrations are torn down: shut a child registry down before its
+    /// teardown whose factory returns after shutdown began, or whose preparation was still running then,
+    /// is torn down at once by its lookup, which fails with `shutDown` (pinned by
+    /// `anInstanceWhosePreparationRunsWhenShutdownBeginsIsTornDownOnceAndItsLookupFailsWithShutDown`); an
+    /// async teardown met there by synchronous code runs on a task of its own, which ``shutdownAsync()``
+    /// awaits. Only this registry's registrations are torn down: shut a child registry down before its
     /// parent.
     ///
     /// This form cannot await: an async teardown is reported as a failure, not run. Use

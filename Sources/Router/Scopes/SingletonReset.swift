@@ -109,14 +109,20 @@ extension RouteRegistry {
     /// What a lookup racing the reset sees, for each key: the old instance or the new one, whole (never one
     /// that is still being built, and never two new ones: each generation's factory runs once, and lookups
     /// that start after the call returns share the new generation's instance). A lookup that had started
-    /// building the old instance finishes it and returns it, as do the lookups waiting for it; the old
+    /// building the old instance finishes the build; when the registration declares a teardown, the
+    /// instance is torn down at once, once, and the lookup returns the new generation's (pinned by
+    /// `aResetWhileTheInstanceIsBeingBuiltTearsItDownOnceAndTheLookupGetsTheNewGeneration`), otherwise it
+    /// returns what it built; lookups that waited for it read or build the new generation's. The old
     /// instance is released when the last lookup that holds it ends. A reset from inside a factory or
-    /// preparation is allowed: the running lookup finishes with what it built.
+    /// preparation is allowed: the running lookup finishes as above (one that resets its own registration
+    /// with a teardown at every build ends with ``RouteError/Code/scopeClosed``).
     ///
     /// Each released instance whose registration declares a synchronous `teardown(_:)` is torn down, once,
     /// dependents first, before the call returns (a lookup racing the reset may still hold it then); the
-    /// new instance is torn down by `shutdown()` as any singleton. A teardown that throws, or an async one,
-    /// which a reset cannot await, reaches the error handler as ``RouteError/Code/teardownFailed``.
+    /// new instance is torn down by `shutdown()` as any singleton. A reset during shutdown tears down what it
+    /// releases, and shutdown does not again (pinned by `aResetDuringShutdownTearsTheReleasedInstanceDownOnce`).
+    /// A teardown that throws, or an async one, which a reset cannot await, reaches the error handler as
+    /// ``RouteError/Code/teardownFailed``.
     ///
     /// Before ``seal()`` there is nothing to reset, and the call does nothing.
     /// - Returns: How many registrations were reset.
