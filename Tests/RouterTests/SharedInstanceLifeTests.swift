@@ -255,4 +255,55 @@ struct SharedInstanceLifeTests {
         try registry.shutdown()
         #expect(torn.withLock { $0 } == [1, 2])
     }
+
+    @Test func aFactoryThatResetsItsOwnRegistrationAtEveryBuildEndsWithScopeClosedAndEveryInstanceTornDown() throws {
+        let made = Counter()
+        let torn = Counter()
+        let box = TestLocked<RouteRegistry?>(nil)
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in
+                box.withLock { $0 }?.resetSingletons()
+                return V8(horsepower: made.increment())
+            }
+            .resettable()
+            .teardown { _ in torn.increment() }
+        }
+        box.withLock { $0 = registry }
+        finishesOnItsOwnThread {
+            #expect {
+                try registry.makeDestination(to: .engine)
+            } throws: { error in
+                (error as? RouteError)?.code == .scopeClosed
+            }
+            // Each build landed in the generation its own factory had released: each was torn down, once.
+            #expect(made.value > 1)
+            #expect(torn.value == made.value)
+        }
+    }
+
+    @Test func aRequestScopedBuildThatFinishesAfterItsScopeEndedIsNotKeptByTheScope() throws {
+        let entered = Signal()
+        let proceed = Signal()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in
+                entered.fire()
+                proceed.wait()
+                return V8()
+            }
+            .scope(.request)
+        }
+        let scope = registry.openRequestScope()
+        finishesOnItsOwnThread {
+            let lookup = Outcome<any Engine>()
+            lookup.run { try scope.makeDestination(to: .engine) }
+            #expect(entered.wait())
+            scope.end()
+            proceed.fire()
+            // The lookup began in the open scope and gets what it built; the ended scope keeps nothing, and
+            // every later lookup through it fails.
+            #expect((try? lookup.wait()?.get()) != nil)
+            #expect(scope.count == 0)
+            #expect(throws: RouteError.self) { try scope.makeDestination(to: .engine) }
+        }
+    }
 }

@@ -115,7 +115,8 @@ extension RouteRegistry {
     /// returns what it built; lookups that waited for it read or build the new generation's. The old
     /// instance is released when the last lookup that holds it ends. A reset from inside a factory or
     /// preparation is allowed: the running lookup finishes as above (one that resets its own registration
-    /// with a teardown at every build ends with ``RouteError/Code/scopeClosed``).
+    /// with a teardown at every build ends with ``RouteError/Code/scopeClosed``, each instance torn down:
+    /// pinned by `aFactoryThatResetsItsOwnRegistrationAtEveryBuildEndsWithScopeClosedAndEveryInstanceTornDown`).
     ///
     /// Each released instance whose registration declares a synchronous `teardown(_:)` is torn down, once,
     /// dependents first, before the call returns (a lookup racing the reset may still hold it then); the
