@@ -28,11 +28,16 @@ private func isShutDown(_ result: Result<some Any, any Error>?) -> Bool {
     return (error as? RouteError)?.code == .shutDown
 }
 
-/// Whether `stream` yields within a generous bound: a hang detector for an async wait, not a speed test.
-private func arrives(_ stream: AsyncStream<Void>, bound: Int = 30) async -> Bool {
+/// Whether `stream` yields `count` times within a generous bound: a hang detector for an async wait, not a
+/// speed test.
+private func arrives(_ stream: AsyncStream<Void>, count: Int = 1, bound: Int = 30) async -> Bool {
     await withTaskGroup(of: Bool.self) { group in
         group.addTask {
-            for await _ in stream { return true }
+            var seen = 0
+            for await _ in stream {
+                seen += 1
+                if seen == count { return true }
+            }
             return false
         }
         group.addTask {
@@ -305,5 +310,63 @@ struct SharedInstanceLifeTests {
             #expect(scope.count == 0)
             #expect(throws: RouteError.self) { try scope.makeDestination(to: .engine) }
         }
+    }
+
+    @Test func aCycleBuiltAcrossAResetIsTornDownOnceEachAndTheNextLookupBuildsTheNewGeneration() async throws {
+        // A(init B), B.a by a preparation: A and B are published together when the lookup ends, after the
+        // lookup handed them on to each other; landing in the released generation, each is torn down once, on a
+        // task of its own. This is the one case where a lookup still returns what it built in a released
+        // generation (Guarantees.md says so): the cycle it returns is the old one.
+        let torn = TestLocked<[String]>([])
+        let (tornDown, tornDownSignal) = AsyncStream<Void>.makeStream()
+        let builtA = Counter()
+        let builtB = Counter()
+        let entered = Signal()
+        let proceed = Signal()
+        let registry = try sealedRegistry { registry in
+            try registry.register(.nodeA) { r in
+                let a = AImpl(b: try r.resolve(.nodeB))
+                if builtA.increment() == 1 {
+                    entered.fire()
+                    proceed.wait()
+                }
+                return a
+            }
+            .resettable().dependencies(.initializer(.nodeB))
+            .teardown { _ in
+                torn.withLock { $0.append("a") }
+                tornDownSignal.yield()
+            }
+            try registry.register(.nodeB) { _ in
+                builtB.increment()
+                return BImpl()
+            }
+            .resettable()
+            .preparing { b, r in b.a = try r.resolve(.nodeA) }
+            .teardown { _ in
+                torn.withLock { $0.append("b") }
+                tornDownSignal.yield()
+            }
+        }
+        let lookup = Outcome<any NodeA>()
+        lookup.run { try registry.makeDestination(to: .nodeA) }
+        #expect(entered.wait())
+        registry.resetSingletons()
+        proceed.fire()
+        let old = try #require(try lookup.wait()?.get())
+        #expect(old.b?.a === old)
+        #expect(await arrives(tornDown, count: 2))
+        #expect(torn.withLock { $0 }.sorted() == ["a", "b"])
+        // Neither was published: the next lookup builds the new generation's cycle, once, whole.
+        let renewed = try registry.makeDestination(to: .nodeA)
+        #expect(renewed !== old)
+        #expect(renewed.b?.a === renewed)
+        #expect(try registry.makeDestination(to: .nodeA) === renewed)
+        #expect(builtA.value == 2)
+        #expect(builtB.value == 2)
+        try registry.shutdown()
+        #expect(torn.withLock { $0 }.sorted() == ["a", "a", "b", "b"])
+        breakCycles(old)
+        breakCycles(renewed)
     }
 }
