@@ -70,9 +70,13 @@ final class Lifecycle: Sendable {
     var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     /// Runs an async teardown on a task of its own, from code that cannot await it; `shutdownAsync()`
-    /// awaits the ones started before it ends.
+    /// awaits the ones started once shutdown has begun and before it ends (one a reset caused while running
+    /// is not kept, so that a long-lived registry keeps no list of them).
     func tearDownLater(_ body: @escaping @Sendable () async -> Void) {
-        state.withLock { state in state.late.append(Task { await body() }) }
+        let task = Task { await body() }
+        state.withLock { state in
+            if state.phase != .running { state.late.append(task) }
+        }
     }
 
     /// The async teardowns started on tasks so far, taken off the list.
