@@ -112,6 +112,32 @@ extension RouteError {
             hint: "Create a new CustomScope for a new session; reset() empties a scope without closing it.")
     }
 
+    /// How many builds in a row of a resettable singleton a lookup makes while resets release their
+    /// generation, before it gives up with ``releasedDuringEveryBuild(_:path:)``.
+    static let generationAttempts = 16
+
+    /// A lookup of a resettable singleton each of whose builds a reset released before it was published
+    /// (a factory or preparation that resets its own registration with a teardown, every time).
+    static func releasedDuringEveryBuild(_ entry: AnyEntry, path: [String]) -> RouteError {
+        RouteError(
+            .scopeClosed, key: entry.key.full, path: path,
+            reason:
+                "resetSingletons() released \(entry.key.full)'s generation during each of \(generationAttempts) builds in a row, so each instance built was torn down and none is served.",
+            hint:
+                "Do not reset \(entry.key.short) from its own factory or preparation; reset it after the lookup returns."
+        )
+    }
+
+    /// The teardown of an instance whose build finished after its generation was released (by a reset or a
+    /// shutdown), run by its lookup, threw.
+    static func lateTeardownFailure(_ key: String, _ error: any Error) -> RouteError {
+        RouteError(
+            .teardownFailed, key: key,
+            reason:
+                "The teardown of \(key) threw \(error); the instance was built while its generation was released (by resetSingletons() or shutdown()), so its lookup tore it down at once.",
+            hint: "The instance was never served; the other teardowns ran.", underlyingError: error)
+    }
+
     /// A module key whose registration makes another destination type than the key names.
     static func moduleMakesOtherType(
         _ key: KeyDescription, makes found: AnyEntry, asked: Any.Type, path: [String]

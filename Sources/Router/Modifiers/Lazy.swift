@@ -240,11 +240,11 @@ extension Resolver {
         if pendingCount > mark {
             // Its preparations run in this lookup's drain: publish the value after them.
             transaction.finish(
-                cell, queuedAfter: pendingCount, state: stateID, publish: { cell.publish(made) },
+                cell, queuedAfter: pendingCount, state: stateID, publish: { _ in cell.publish(made) },
                 discard: { cell.discardProvisional() })
         } else {
             transaction.finish(
-                cell, state: stateID, publish: { cell.publish(made) }, discard: { cell.discardProvisional() })
+                cell, state: stateID, publish: { _ in cell.publish(made) }, discard: { cell.discardProvisional() })
         }
         return made
     }

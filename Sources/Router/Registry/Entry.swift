@@ -26,6 +26,9 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// The generations of a resettable singleton (``Registration/resettable()``); nil for every other
     /// registration, whose `singleton` cell never changes.
     var resets: SingletonGenerations<Destination>? { extras?.resets }
+    /// The teardown of an instance whose build finished after its generation was released; nil without a
+    /// declared teardown.
+    var lateTeardown: LateTeardown<Destination>? { extras?.lateTeardown }
     /// The cell a singleton's lookup builds in and reads: the one cell of a plain singleton, the current
     /// generation's of a resettable one.
     var singletonCell: SharedCell<Destination>? { singleton ?? extras?.resets?.current }
@@ -55,6 +58,8 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let factoryDeclaresItsEdges: Bool
         /// See `Entry.resets`.
         let resets: SingletonGenerations<Destination>?
+        /// See `Entry.lateTeardown`.
+        let lateTeardown: LateTeardown<Destination>?
 
         init(
             spec: RegistrationSpec<Destination>, explicitDependencies: [RouteDependency]?,
@@ -68,6 +73,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
             self.alsoKeys = spec.alsoKeys
             self.uncheckedFactory = uncheckedFactory
             self.factoryDeclaresItsEdges = spec.factoryDeclaresItsEdges
+            self.lateTeardown = spec.lateTeardown
 
             // Tested first: a call on `SingletonGenerations<Destination>` looks its metadata up at run time.
             self.resets = spec.isResettable ? SingletonGenerations.make(for: spec) : nil
@@ -100,7 +106,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         let explicit = declared.count == spec.dependencies.count ? nil : spec.dependencies
         if spec.asyncFactory != nil || spec.makeConfiguration != nil || spec.configurationType != nil
             || explicit != nil || Self.hasHooks(spec.hooks) || !spec.alsoKeys.isEmpty || checksFirstRun
-            || spec.factoryDeclaresItsEdges || spec.isResettable
+            || spec.factoryDeclaresItsEdges || spec.isResettable || spec.lateTeardown != nil
         {
             self.extras = Extras(
                 spec: spec, explicitDependencies: explicit, uncheckedFactory: checksFirstRun ? spec.factory : nil)
@@ -172,6 +178,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
         spec.isMainActor = isMainActor
         spec.alsoKeys = extras?.alsoKeys ?? []
         spec.isResettable = extras?.resets != nil
+        spec.lateTeardown = extras?.lateTeardown
         return spec
     }
 

@@ -31,6 +31,9 @@ struct RegistrationSpec<Destination>: @unchecked Sendable {
     var factoryDeclaresItsEdges = false
     /// ``Registration/resettable()``: a singleton that ``RouteRegistry/resetSingletons()`` releases.
     var isResettable = false
+    /// The teardown a lookup runs on an instance whose build finished after its generation was released
+    /// (`Registration.teardown(_:)`); nil without a teardown.
+    var lateTeardown: LateTeardown<Destination>?
 
     @usableFromInline
     init(factory: @escaping @Sendable (inout Resolver) throws -> Destination) {

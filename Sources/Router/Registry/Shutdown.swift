@@ -11,6 +11,14 @@ import Synchronization
 // factory returns after that, so no instance with a teardown escapes it. One made in the fresh copy of a
 // `makeEachRegistration` run is recorded by that run instead (`RegistrationTrialRun`), which tears it down
 // when it ends: the registry never holds it, so its shutdown neither sees nor orders it.
+//
+// Shutdown and `resetSingletons` release a singleton's cell (`SharedCell.release`, one exchange of the
+// cell's state word), and a lookup publishes into it with another: whichever comes second knows it. A
+// release that finds the instance published tears it down; a publication that finds the cell released (its
+// build ran while the generation closed: the factory returned before shutdown began, and a preparation
+// still ran, or a reset came during the build) does not publish, and its lookup tears the instance down at
+// once (`LateTeardown`). So each instance made is torn down exactly once, whatever the order, with no lock
+// shared by the two sides and none held while a teardown runs.
 
 /// A registry's lifecycle: the teardowns declared, the singletons made in order, and whether it is shut
 /// down.
@@ -19,14 +27,14 @@ final class Lifecycle: Sendable {
         case running, shuttingDown, shutDown
     }
 
-    /// One registration's teardown, given the registration: runs it on the instance the registration's
-    /// singleton cell holds, if any. `sync` is nil for an async teardown.
+    /// One registration's teardown, of an instance given as `Any` (the registration's destination).
+    /// `sync` is nil for an async teardown.
     struct Teardown: Sendable {
-        let sync: (@Sendable (AnyEntry) throws -> Void)?
-        let async: nonisolated(nonsending) @Sendable (AnyEntry) async throws -> Void
-        /// The synchronous teardown of the instance an old generation's cell holds, if any (what
-        /// `resetSingletons` released); nil for an async teardown.
-        let syncOfReleased: (@Sendable (AnyObject) throws -> Void)?
+        /// Releases the registration's current singleton cell (see ``SharedCell/release()``): the instance
+        /// it held, if one was published, whose teardown the caller now owns.
+        let release: @Sendable (AnyEntry) -> Any?
+        let sync: (@Sendable (Any) throws -> Void)?
+        let async: nonisolated(nonsending) @Sendable (Any) async throws -> Void
     }
 
     struct State {
@@ -39,6 +47,9 @@ final class Lifecycle: Sendable {
         /// miss path asks `SealedTable.shutDownError` first, so fails with `shutDown`. A `Lazy` or a
         /// `Provider` made before looks up in it too (`Lifecycle.tableAfterShutdown`).
         var closedTable: SealedTable?
+        /// The async teardowns started on tasks of their own (see ``LateTeardown``), for `shutdownAsync()`
+        /// to await.
+        var late: [Task<Void, Never>] = []
     }
 
     let state = Locked(State())
@@ -55,6 +66,27 @@ final class Lifecycle: Sendable {
     /// Marks shutdown as begun, for ``tableAfterShutdown``; `closedTable` is set already.
     func close() { closed.store(true, ordering: .releasing) }
 
+    /// Whether shutdown has begun (one acquiring load).
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Runs an async teardown on a task of its own, from code that cannot await it; `shutdownAsync()`
+    /// awaits the ones started once shutdown has begun and before it ends (one a reset caused while running
+    /// is not kept, so that a long-lived registry keeps no list of them).
+    func tearDownLater(_ body: @escaping @Sendable () async -> Void) {
+        let task = Task { await body() }
+        state.withLock { state in
+            if state.phase != .running { state.late.append(task) }
+        }
+    }
+
+    /// The async teardowns started on tasks so far, taken off the list.
+    func takeLate() -> [Task<Void, Never>] {
+        state.withLock { state in
+            defer { state.late.removeAll() }
+            return state.late
+        }
+    }
+
     /// Records that registration `order` made an instance; false once shutdown has begun (the caller then
     /// tears the instance down itself and fails).
     func noteMade(_ order: Int) -> Bool {
@@ -64,6 +96,47 @@ final class Lifecycle: Sendable {
             return true
         }
     }
+}
+
+/// A registration's teardown, for an instance whose build finished after its generation was released (by
+/// ``RouteRegistry/shutdown()`` or ``RouteRegistry/resetSingletons()``): its lookup runs it at once, and
+/// nothing else ever will. A failure reaches the registry's error handler.
+struct LateTeardown<Value>: @unchecked Sendable {
+    // @unchecked: every field is immutable and `Sendable` but for the closures' `Value` parameter, which the
+    // compiler cannot see is the registration's shared instance, handed to any thread as a singleton is.
+    let lifecycle: Lifecycle
+    let sync: (@Sendable (Value) throws -> Void)?
+    let async: nonisolated(nonsending) @Sendable (Value) async throws -> Void
+    let report: @Sendable (any Error) -> Void
+
+    /// Tears `made` down now, on this thread; an async teardown on a task of its own.
+    func run(_ made: Value) {
+        guard let sync else { return start(made) }
+        do { try sync(made) } catch { report(error) }
+    }
+
+    /// Tears `made` down on a task of its own.
+    func start(_ made: Value) {
+        let made = UncheckedInstance(made)
+        let async = async
+        let report = report
+        lifecycle.tearDownLater {
+            do { try await async(made.value) } catch { report(error) }
+        }
+    }
+
+    /// Tears `made` down now, awaiting an async teardown.
+    nonisolated(nonsending) func runAsync(_ made: Value) async {
+        do { try await async(made) } catch { report(error) }
+    }
+}
+
+/// A shared instance handed to the task that tears it down.
+private struct UncheckedInstance<Value>: @unchecked Sendable {
+    // @unchecked: the registration's shared instance, which the registry hands to every thread that looks
+    // its key up, as it does any singleton; the task is the last one to use it.
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 extension Registration {
@@ -78,7 +151,9 @@ extension Registration {
     ///
     /// It runs once per instance, for singletons and eager singletons (resettable or not) that were made;
     /// ``RouteRegistry/resetSingletons()`` runs a synchronous one on each instance it releases (an async
-    /// one it cannot await: the error handler hears of it); one built anew by
+    /// one it cannot await: the error handler hears of it); an instance whose build finishes after a reset
+    /// or a shutdown released its generation is torn down at once by its own lookup, and never served; one
+    /// built anew by
     /// ``RouteRegistry/makeEachRegistration(supplying:)`` (`verifyByMaking()`) is torn down by that run
     /// when it ends, not by the registry's shutdown. Declare it once per registration. On a registration of any other scope it would never run, so sealing reports it with
     /// ``RouteError/Code/teardownWithoutSingleton``.
@@ -120,35 +195,41 @@ extension Registration {
             assembly.teardowns.insert(order)
             return assembly.entries[order].key.full
         }
-        var syncRun: (@Sendable (AnyEntry) throws -> Void)?
-        var syncOfReleased: (@Sendable (AnyObject) throws -> Void)?
+        var syncRun: (@Sendable (Any) throws -> Void)?
         if let sync {
-            syncRun = { entry in
-                if let made = (entry as? Entry<Destination>)?.singletonCell?.instance { try sync(made) }
-            }
-            syncOfReleased = { cell in
-                if let made = (cell as? SharedCell<Destination>)?.instance { try sync(made) }
+            syncRun = { made in
+                if let made = made as? Destination { try sync(made) }
             }
         }
-        let asyncRun: nonisolated(nonsending) @Sendable (AnyEntry) async throws -> Void = { entry in
-            if let made = (entry as? Entry<Destination>)?.singletonCell?.instance { try await body(made) }
+        let asyncRun: nonisolated(nonsending) @Sendable (Any) async throws -> Void = { made in
+            if let made = made as? Destination { try await body(made) }
         }
-        let teardown = Lifecycle.Teardown(sync: syncRun, async: asyncRun, syncOfReleased: syncOfReleased)
+        let teardown = Lifecycle.Teardown(
+            release: { entry in (entry as? Entry<Destination>)?.singletonCell?.release() }, sync: syncRun,
+            async: asyncRun)
+        let registry = registry
+        let late = LateTeardown<Destination>(
+            lifecycle: lifecycle, sync: sync, async: body,
+            report: { [weak registry] error in
+                registry?.errorHandler?(RouteError.lateTeardownFailure(key, error))
+            })
         let declaredBefore = lifecycle.state.withLock { state in
             let before = state.teardowns[order] != nil
             state.teardowns[order] = teardown
             return before
         }
-        guard !declaredBefore else { return self }
         return try change { spec in
+            spec.lateTeardown = late
+            guard !declaredBefore else { return }
             let original = spec.factory
             spec.factory = { resolver in
                 let made = try original(&resolver)
                 // Made in a copy of a `makeEachRegistration` run: the run tears it down, not the registry.
                 if RegistrationTrialRun.adopts(resolver.top, lifecycle, order) { return made }
                 guard lifecycle.noteMade(order) else {
-                    // Made after shutdown began: shutdown will not see it, so it is torn down here.
-                    try? sync?(made)
+                    // Made after shutdown began: shutdown will not see it, so it is torn down here (an
+                    // async teardown on a task of its own, which `shutdownAsync()` awaits).
+                    late.run(made)
                     throw RouteError.shutDownWhileMaking(key)
                 }
                 return made
@@ -158,7 +239,7 @@ extension Registration {
                     let made = try await originalAsync(&resolver)
                     if RegistrationTrialRun.adopts(resolver.top, lifecycle, order) { return made }
                     guard lifecycle.noteMade(order) else {
-                        try? await body(made)
+                        await late.runAsync(made)
                         throw RouteError.shutDownWhileMaking(key)
                     }
                     return made
@@ -190,8 +271,11 @@ extension RouteRegistry {
     ///
     /// Every teardown runs even when one fails; the failures are thrown together. A second call returns at
     /// once. A lookup running when shutdown begins may still return an instance; a singleton with a
-    /// teardown whose factory returns after shutdown began is torn down at once and its lookup fails with
-    /// `shutDown`. Only this registry's registrations are torn down: shut a child registry down before its
+    /// teardown whose factory returns after shutdown began, or whose preparation was still running then,
+    /// is torn down at once by its lookup, which fails with `shutDown` (pinned by
+    /// `anInstanceWhosePreparationRunsWhenShutdownBeginsIsTornDownOnceAndItsLookupFailsWithShutDown`); an
+    /// async teardown met there by synchronous code runs on a task of its own, which ``shutdownAsync()``
+    /// awaits. Only this registry's registrations are torn down: shut a child registry down before its
     /// parent.
     ///
     /// This form cannot await: an async teardown is reported as a failure, not run. Use
@@ -203,6 +287,8 @@ extension RouteRegistry {
         guard let plan = beginShutdown() else { return }
         var failures: [(RouteError, any Error)] = []
         for (entry, teardown) in plan {
+            // Released first: a build of it still running tears its instance down itself.
+            guard let made = teardown.release(entry) else { continue }
             guard let sync = teardown.sync else {
                 let failure = RouteError(
                     .teardownFailed, key: entry.key.full,
@@ -212,7 +298,7 @@ extension RouteRegistry {
                 continue
             }
             do {
-                try sync(entry)
+                try sync(made)
             } catch {
                 failures.append((Self.teardownFailure(entry, error), error))
             }
@@ -233,11 +319,19 @@ extension RouteRegistry {
         guard let plan = beginShutdown() else { return }
         var failures: [(RouteError, any Error)] = []
         for (entry, teardown) in plan {
+            guard let made = teardown.release(entry) else { continue }
             do {
-                try await teardown.async(entry)
+                try await teardown.async(made)
             } catch {
                 failures.append((Self.teardownFailure(entry, error), error))
             }
+        }
+        // The async teardowns of instances whose builds landed after shutdown began, started on tasks by
+        // synchronous code: awaited too (a failure of one reaches the error handler).
+        var late = lifecycle.takeLate()
+        while !late.isEmpty {
+            for task in late { await task.value }
+            late = lifecycle.takeLate()
         }
         endShutdown()
         if let failure = Self.collected(failures) { throw failure }
@@ -292,14 +386,15 @@ extension RouteRegistry {
     }
 
     /// Runs the teardowns of the instances `resetSingletons` released (`released`: each registration with
-    /// its old generation's cell), dependents first; what fails reaches the error handler, since a reset
-    /// does not throw. Nothing runs once shutdown has begun.
-    func tearDownReleased(_ released: [(entry: AnyEntry, cell: AnyObject)]) {
-        let teardowns = lifecycle.state.withLock { $0.phase == .running ? $0.teardowns : [:] }
+    /// the instance its old generation's cell held), dependents first; what fails reaches the error
+    /// handler, since a reset does not throw. During a shutdown too: the reset released these cells before
+    /// shutdown did, so shutdown will not tear their instances down.
+    func tearDownReleased(_ released: [(entry: AnyEntry, instance: Any)]) {
+        let teardowns = lifecycle.state.withLock { $0.teardowns }
         guard !teardowns.isEmpty else { return }
-        for (entry, cell) in released.reversed() {
+        for (entry, instance) in released.reversed() {
             guard let teardown = teardowns[entry.order] else { continue }
-            guard let sync = teardown.syncOfReleased else {
+            guard let sync = teardown.sync else {
                 errorHandler?(
                     RouteError(
                         .teardownFailed, key: entry.key.full,
@@ -311,7 +406,7 @@ extension RouteRegistry {
                 continue
             }
             do {
-                try sync(cell)
+                try sync(instance)
             } catch {
                 errorHandler?(Self.teardownFailure(entry, error))
             }

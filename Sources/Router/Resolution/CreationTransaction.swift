@@ -162,18 +162,25 @@ final class CreationTransaction: @unchecked Sendable {
     /// Publishes the instance of a cell this transaction owns, or holds it while this transaction's group
     /// has other members (their objects may reach it before they are prepared). With `queuedAfter`, holds it
     /// until `state`'s drain has run that many preparations; with `handTo`, until that (outermost) drain ends.
+    /// `publish` learns whether it runs now, inside this call, or later (see ``Publication/publish``).
+    /// - Returns: Whether the instance was published or forgotten now, rather than held.
+    @discardableResult
     func finish(
         _ cell: CreationCell, queuedAfter: Int? = nil, state: ObjectIdentifier, handTo: ObjectIdentifier? = nil,
-        publish: @escaping () -> Void, discard: @escaping () -> Void
-    ) {
+        publish: @escaping (_ now: Bool) -> Void, discard: @escaping () -> Void
+    ) -> Bool {
         CreationCoordinator.run { machine in
             switch machine.finish(
                 Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter, handTo: handTo,
                 payload: Publication(publish: publish, discard: discard))
             {
-            case .publish(let publication): publication.publish()
-            case .discard(let publication): publication.discard()
-            case .held: return
+            case .publish(let publication):
+                publication.publish(true)
+                return true
+            case .discard(let publication):
+                publication.discard()
+                return true
+            case .held: return false
             }
         }
     }
@@ -192,7 +199,7 @@ final class CreationTransaction: @unchecked Sendable {
         CreationCoordinator.run { machine in
             let published = machine.publishHeld(Ref(self), by: state)
             guard !published.isEmpty else { return }
-            for publication in published { publication.publish() }
+            for publication in published { publication.publish(false) }
         }
     }
 
@@ -202,7 +209,7 @@ final class CreationTransaction: @unchecked Sendable {
     func settleHeld(by state: ObjectIdentifier, completed: Int) {
         CreationCoordinator.run { machine in
             let settled = machine.settleHeld(Ref(self), by: state, completed: completed)
-            for publication in settled.publish { publication.publish() }
+            for publication in settled.publish { publication.publish(false) }
             for publication in settled.discard { publication.discard() }
         }
     }
@@ -246,7 +253,7 @@ final class CreationTransaction: @unchecked Sendable {
     }
 
     private static func carryOut(publish: [Publication], discard: [Publication], release: [Ref<CreationCell>]) {
-        for publication in publish { publication.publish() }
+        for publication in publish { publication.publish(false) }
         for publication in discard { publication.discard() }
         for cell in release { cell.object.discardProvisional() }
     }
@@ -255,7 +262,9 @@ final class CreationTransaction: @unchecked Sendable {
 /// How the coordinator publishes or forgets one held instance; both run under its lock and call no user
 /// code.
 struct Publication {
-    let publish: () -> Void
+    /// Publishes; `now` is true inside ``CreationTransaction/finish(_:queuedAfter:state:handTo:publish:discard:)``
+    /// (its caller is still there to act on the outcome), false when a later event publishes what was held.
+    let publish: (_ now: Bool) -> Void
     let discard: () -> Void
 }
 
@@ -383,6 +392,15 @@ class CreationCell: @unchecked Sendable {
     /// Whether an instance is published. Takes no lock.
     var isPublished: Bool { false }
 
+    /// Whether the cell's generation was released (by a reset or a shutdown): it serves nothing more, and
+    /// a lookup that claims it builds in the registration's current generation instead, or fails with
+    /// `shutDown`. Takes no lock.
+    var isReleased: Bool { false }
+
+    /// Whether the instance its owner published came after the cell was released, so that it serves
+    /// nothing and its publisher tears it down. Takes no lock.
+    var wasRejected: Bool { false }
+
     /// The instance built but not yet published, as `Any`; call with the coordinator's lock held.
     var provisionalAny: Any? { nil }
 
@@ -392,43 +410,86 @@ class CreationCell: @unchecked Sendable {
 
 /// Holds one shared instance (a singleton, one registration's instance in a custom scope, a `Lazy`'s value).
 ///
-/// It is built by one ``CreationTransaction`` at a time and published with a releasing store of `ready`
+/// It is built by one ``CreationTransaction`` at a time and published with a releasing store of its state
 /// once it is fully prepared, so a read after that is one acquiring load and takes no lock.
+///
+/// Its life is a state word (`life`): open (empty, possibly being built), published, released (by a reset
+/// or a shutdown: its generation is closed, and it serves nothing more), or rejected (a publication that
+/// came after the release: its publisher keeps the instance, and tears it down). Publishing and releasing
+/// are each one compare-and-exchange on that word, so exactly one of them owns the instance's teardown:
+/// the release when it found the instance published, the publisher when it found the cell released.
 @usableFromInline
 final class SharedCell<Value>: CreationCell, @unchecked Sendable {
-    // @unchecked: `value` is written once, before the releasing store to `ready`, and read only after an
-    // acquiring load of `ready` returned true; `provisional` is guarded by the coordinator's lock.
-    @usableFromInline let ready = Atomic<Bool>(false)
+    // @unchecked: `value` is written before the releasing exchange that publishes it, and read only after
+    // an acquiring load of `life` found it published; `provisional` is guarded by the coordinator's lock.
+    @usableFromInline let life = Atomic<UInt8>(SharedCellLife.open)
     // Unchecked exclusivity, `@safe`: no two accesses overlap. `value` is written once (from nil, so the
-    // write releases nothing), under the coordinator's lock, before the releasing store, and read only after
-    // the acquiring load; `provisional` is read and written only with the coordinator's lock held, which
-    // any other access needs first (a `deinit` its release runs that looks up this cell's registration
-    // waits for the lock; it does not reach the field). A dynamic exclusivity check on each singleton read
-    // would cost more than the read.
+    // write releases nothing), under the coordinator's lock, before the releasing exchange, and read only
+    // after an acquiring load found the cell published (or by the release that moved it from published);
+    // `provisional` is read and written only with the coordinator's lock held, which any other access needs
+    // first (a `deinit` its release runs that looks up this cell's registration waits for the lock; it does
+    // not reach the field). A dynamic exclusivity check on each singleton read would cost more than the read.
     @safe @exclusivity(unchecked) @usableFromInline var value: Value?
     @safe @exclusivity(unchecked) var provisional: Value?
 
     @usableFromInline
     override init() {}
 
-    /// The instance, if it was published; takes no lock.
+    /// The instance, if it was published and not released; takes no lock.
     @inlinable
     var instance: Value? {
-        ready.load(ordering: .acquiring) ? value : nil
+        life.load(ordering: .acquiring) == SharedCellLife.published ? value : nil
     }
 
-    override var isPublished: Bool { ready.load(ordering: .acquiring) }
+    override var isPublished: Bool { life.load(ordering: .acquiring) == SharedCellLife.published }
+
+    override var isReleased: Bool { life.load(ordering: .acquiring) >= SharedCellLife.released }
+
+    override var wasRejected: Bool { life.load(ordering: .acquiring) == SharedCellLife.rejected }
 
     override var provisionalAny: Any? { provisional }
 
     override func discardProvisional() { provisional = nil }
 
-    /// Publishes the instance. Called once, with the coordinator's lock held, by the cell's owner.
-    func publish(_ made: Value) {
+    /// Publishes the instance; false when the cell was released first (its generation closed while the
+    /// instance was built): it then serves nothing, and the caller owns the instance's teardown. Called
+    /// once, with the coordinator's lock held, by the cell's owner.
+    @discardableResult
+    func publish(_ made: Value) -> Bool {
         value = made
         provisional = nil
-        ready.store(true, ordering: .releasing)
+        let (exchanged, _) = life.compareExchange(
+            expected: SharedCellLife.open, desired: SharedCellLife.published, successOrdering: .releasing,
+            failureOrdering: .relaxed)
+        guard !exchanged else { return true }
+        // Released before: only this owner moves it on from there.
+        life.store(SharedCellLife.rejected, ordering: .relaxed)
+        return false
     }
+
+    /// Closes the cell's generation, once: from now on it serves nothing, and an instance published into
+    /// it later is its publisher's to tear down. Returns the instance it held, if one was published: the
+    /// caller owns its teardown. Takes no lock; calls no user code.
+    func release() -> Value? {
+        var state = life.load(ordering: .acquiring)
+        while state == SharedCellLife.open || state == SharedCellLife.published {
+            let (exchanged, found) = life.compareExchange(
+                expected: state, desired: SharedCellLife.released, successOrdering: .acquiring,
+                failureOrdering: .acquiring)
+            if exchanged { return state == SharedCellLife.published ? value : nil }
+            state = found
+        }
+        return nil
+    }
+}
+
+/// The values of a ``SharedCell``'s state word (`life`).
+@usableFromInline
+enum SharedCellLife {
+    @inlinable static var open: UInt8 { 0 }
+    @inlinable static var published: UInt8 { 1 }
+    static var released: UInt8 { 2 }
+    static var rejected: UInt8 { 3 }
 }
 
 /// Holds a weakly shared instance: shared while somebody holds it, built again after release.
@@ -466,6 +527,11 @@ final class WeakCell: CreationCell, @unchecked Sendable {
 
 // MARK: - The client: a lookup claims, builds and publishes a shared instance
 
+/// Thrown inside a lookup of a resettable singleton whose generation a reset released before its instance
+/// was published: the lookup reads or builds the current generation's instead (`createInCurrentGeneration`).
+/// Never leaves the lookup.
+struct GenerationReleased: Error {}
+
 /// What a claim means to the lookup that made it (see ``Resolver/answer(_:for:published:)``).
 enum ClaimAnswer<Destination> {
     /// The instance: published, or in progress in the lookup's group.
@@ -488,7 +554,8 @@ extension Resolver {
             return try construct(entry)
         case .singleton, .eagerSingleton:
             guard let cell = entry.singletonCell else { return try construct(entry) }
-            return try createShared(entry, SharedSlot(cell))
+            guard entry.resets != nil else { return try createShared(entry, SharedSlot(cell)) }
+            return try createInCurrentGeneration(entry, cell)
         case .weakSingleton:
             guard let cell = entry.weakCell else { return try construct(entry) }
             return try createShared(entry, SharedSlot(weak: cell))
@@ -526,6 +593,11 @@ extension Resolver {
         if graph == nil { state.startGraph() }
         let transaction = state.transaction
         if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
+        // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
+        if slot.cell.isReleased {
+            transaction.abandon(slot.cell)
+            throw releasedGeneration(entry)
+        }
         let mark = pendingCount
         // The node `construct` is about to push.
         let node = Int32(graphRef?.with { $0.nodes.count } ?? -1)
@@ -549,8 +621,15 @@ extension Resolver {
         let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
         let stateID = ObjectIdentifier(state)
         guard let graph, !deferred.isEmpty || reached.ancestor else {
-            transaction.finish(
-                slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
+            let now = transaction.finish(
+                slot.cell, state: stateID,
+                publish: { now in
+                    // Held for its group and published by a later event: this lookup has returned it, so one
+                    // that lands in a released generation is torn down on a task of its own.
+                    if !slot.publish(made), !now { entry.lateTeardown?.start(made) }
+                }, discard: { slot.discard() })
+            // Its generation was released while it was built: it is not served, and it is torn down now.
+            if now, slot.cell.wasRejected { return try landedInReleasedGeneration(entry, made) }
             return made
         }
         // A preparation needs an object an enclosing factory is still building, or the instance reached an
@@ -561,9 +640,56 @@ extension Resolver {
         graph.pending.append(contentsOf: deferred)
         transaction.finish(
             slot.cell, queuedAfter: graph.pending.count, state: stateID,
-            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil, publish: { slot.publish(made) },
+            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil,
+            publish: { _ in
+                // Published with what its lookup holds back: the lookup has handed it on already, so one
+                // that lands in a released generation is torn down on a task of its own.
+                if !slot.publish(made) { entry.lateTeardown?.start(made) }
+            },
             discard: { slot.discard() })
         return made
+    }
+
+    /// Builds a resettable singleton in its current generation: when a reset released the generation this
+    /// lookup built in (or claimed) before the instance was published, that instance is torn down and the
+    /// lookup reads, or builds, the current generation's. A reset during each of
+    /// ``RouteError/generationAttempts`` builds in a row (a factory that resets its own registration) ends
+    /// the lookup with ``RouteError/Code/scopeClosed``.
+    mutating func createInCurrentGeneration<Destination>(
+        _ entry: Entry<Destination>, _ first: SharedCell<Destination>
+    ) throws -> Destination {
+        var cell = first
+        for _ in 0..<RouteError.generationAttempts {
+            do {
+                return try createShared(entry, SharedSlot(cell))
+            } catch is GenerationReleased {
+                guard let current = entry.singletonCell else { break }
+                if let made = current.instance { return made }
+                cell = current
+            }
+        }
+        throw RouteError.releasedDuringEveryBuild(entry, path: pathTo(entry.key.short))
+    }
+
+    /// What a lookup that claimed a released cell throws: ``GenerationReleased``, to build in the current
+    /// generation, after a reset; `shutDown` once the registry is shutting down.
+    func releasedGeneration<Destination>(_ entry: Entry<Destination>) -> any Error {
+        guard entry.resets != nil, entry.lateTeardown?.lifecycle.isClosed != true else {
+            return RouteError.shutDownWhileMaking(entry.key.full)
+        }
+        return GenerationReleased()
+    }
+
+    /// An instance whose publication found its cell released: a registration with a teardown tears it
+    /// down now, once, on this thread (an async teardown on a task of its own), and the lookup fails with
+    /// `shutDown` or builds in the current generation; one without a teardown keeps what it built (the old
+    /// generation's instance, which nothing else serves).
+    func landedInReleasedGeneration<Destination>(_ entry: Entry<Destination>, _ made: Destination) throws
+        -> Destination
+    {
+        guard let teardown = entry.lateTeardown else { return made }
+        teardown.run(made)
+        throw releasedGeneration(entry)
     }
 
     /// The table that holds `entry` when this lookup's table does not and the instance is held by that
@@ -696,8 +822,9 @@ struct SharedSlot<Value> {
     let published: () -> Value?
     /// Records the instance built but not yet published; call with the coordinator's lock held.
     let setProvisional: (Value) -> Void
-    /// Publishes the instance; call with the coordinator's lock held.
-    let publish: (Value) -> Void
+    /// Publishes the instance; false when the cell was released first (see ``SharedCell/publish(_:)``).
+    /// Call with the coordinator's lock held.
+    let publish: (Value) -> Bool
     /// Forgets the provisional instance; call with the coordinator's lock held.
     let discard: () -> Void
 
@@ -713,7 +840,10 @@ struct SharedSlot<Value> {
         self.cell = cell
         published = { cell.live(as: Value.self) }
         setProvisional = { cell.setProvisional($0) }
-        publish = { cell.publish($0) }
+        publish = {
+            cell.publish($0)
+            return true
+        }
         discard = { cell.discardProvisional() }
     }
 }

@@ -92,6 +92,8 @@ extension Resolver {
         _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
     ) async throws -> Destination {
         let transaction = state.transaction
+        var cell = cell
+        var attempts = 0
         while true {
             switch try answer(
                 try await transaction.claimAsync(cell, for: entry), for: entry, published: { cell.instance })
@@ -100,19 +102,39 @@ extension Resolver {
             case .claimAgain: continue
             case .build: break
             }
-            let mark = pendingCount
-            let made: Destination
-            do {
-                made = try await constructAsync(entry, factory)
-                try synchronously { resolver in try resolver.drain(from: mark) }
-            } catch {
+            if cell.isReleased {
+                // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
                 transaction.abandon(cell)
-                throw error
+            } else {
+                let mark = pendingCount
+                let made: Destination
+                do {
+                    made = try await constructAsync(entry, factory)
+                    try synchronously { resolver in try resolver.drain(from: mark) }
+                } catch {
+                    transaction.abandon(cell)
+                    throw error
+                }
+                let now = transaction.finish(
+                    cell, state: ObjectIdentifier(state),
+                    publish: { now in
+                        // Held for its group and published by a later event: see `createShared`.
+                        if !cell.publish(made), !now { entry.lateTeardown?.start(made) }
+                    }, discard: { cell.discardProvisional() })
+                // Its generation was released while it was built: not served, torn down now, once (one
+                // without a teardown keeps what it built, as the synchronous lookup does).
+                guard now, cell.wasRejected, let teardown = entry.lateTeardown else { return made }
+                await teardown.runAsync(made)
             }
-            transaction.finish(
-                cell, state: ObjectIdentifier(state), publish: { cell.publish(made) },
-                discard: { cell.discardProvisional() })
-            return made
+            // After a reset, the current generation's instance (built once, as any); after a shutdown, none.
+            let failure = releasedGeneration(entry)
+            guard failure is GenerationReleased, let current = entry.singletonCell else { throw failure }
+            if let made = current.instance { return made }
+            attempts += 1
+            guard attempts < RouteError.generationAttempts else {
+                throw RouteError.releasedDuringEveryBuild(entry, path: pathTo(entry.key.short))
+            }
+            cell = current
         }
     }
 

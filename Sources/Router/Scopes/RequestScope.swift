@@ -229,7 +229,9 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Releases every request-scoped instance and supplied value the scope holds; later lookups through it
-    /// throw ``RouteError/Code/scopeClosed``. Calling it again does nothing.
+    /// throw ``RouteError/Code/scopeClosed``. Calling it again does nothing. A lookup that began before and
+    /// whose build finishes after gets what it built, and the ended scope does not keep it (pinned by
+    /// `aRequestScopedBuildThatFinishesAfterItsScopeEndedIsNotKeptByTheScope`).
     public func end() {
         let released = withState { state in
             ended.store(true, ordering: .relaxed)

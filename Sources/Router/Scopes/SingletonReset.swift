@@ -5,9 +5,10 @@
 // reference count (`Entry.builtSingleton`); nothing could then tell a reset when a reader is done with the
 // old instance. A resettable singleton instead keeps its instance in the cell of the current generation,
 // which a lookup takes retained, under a lock (`SingletonGenerations.current`): a reset swaps in an empty
-// cell, and the old cell, with its instance, lives exactly as long as the lookups that took it. Building
-// and publishing in a cell is the creation protocol's, as for any shared instance, so each generation's
-// factory runs once.
+// cell and releases the old one (`SharedCell.release`): the old cell serves nothing from then on, and an
+// instance whose build in it finishes later is torn down by its own lookup, which then reads or builds the
+// current generation's (see Shutdown.swift). Building and publishing in a cell is the creation protocol's,
+// as for any shared instance, so each generation's factory runs once.
 
 /// The generations of one resettable singleton: the cell its lookups use now.
 final class SingletonGenerations<Value>: Sendable {
@@ -30,15 +31,17 @@ final class SingletonGenerations<Value>: Sendable {
     /// alive, whatever resets happen meanwhile.
     var current: SharedCell<Value> { cell.withLock { $0 } }
 
-    /// Starts a new generation: lookups from now on build and share a new instance. Returns the old cell
-    /// for the caller to release outside the lock; lookups that took it keep it until they end.
-    func reset() -> SharedCell<Value> {
+    /// Starts a new generation: lookups from now on build and share a new instance. Releases the old
+    /// cell (see ``SharedCell/release()``) and returns the instance it held, if one was published: the
+    /// caller owns its teardown, and drops it outside the lock.
+    func reset() -> Value? {
         let fresh = SharedCell<Value>()
-        return cell.withLock { current in
+        let old = cell.withLock { current in
             let old = current
             current = fresh
             return old
         }
+        return old.release()
     }
 
     /// Publishes this registration's built instance, if any, in `copy`'s cell (an override layer's copy
@@ -46,7 +49,7 @@ final class SingletonGenerations<Value>: Sendable {
     func seed(_ copy: SingletonGenerations<Value>) {
         guard let live = current.instance else { return }
         let target = copy.current
-        CreationCoordinator.run { _ in target.publish(live) }
+        CreationCoordinator.run { _ in _ = target.publish(live) }
     }
 }
 
@@ -54,14 +57,18 @@ final class SingletonGenerations<Value>: Sendable {
 protocol ResettableRegistration: AnyObject {
     /// Whether it is a resettable singleton.
     var isResettable: Bool { get }
-    /// Starts a new generation; returns the old cell, to be released by the caller after every reset.
-    func startGeneration() -> AnyObject?
+    /// Starts a new generation; returns the instance the old one held, if one was published, for the
+    /// caller to tear down and drop after every reset.
+    func startGeneration() -> Any?
 }
 
 extension Entry: ResettableRegistration {
     var isResettable: Bool { resets != nil }
 
-    func startGeneration() -> AnyObject? { resets?.reset() }
+    func startGeneration() -> Any? {
+        guard let made = resets?.reset() else { return nil }
+        return made
+    }
 }
 
 extension AnyEntry {
@@ -102,14 +109,21 @@ extension RouteRegistry {
     /// What a lookup racing the reset sees, for each key: the old instance or the new one, whole (never one
     /// that is still being built, and never two new ones: each generation's factory runs once, and lookups
     /// that start after the call returns share the new generation's instance). A lookup that had started
-    /// building the old instance finishes it and returns it, as do the lookups waiting for it; the old
+    /// building the old instance finishes the build; when the registration declares a teardown, the
+    /// instance is torn down at once, once, and the lookup returns the new generation's (pinned by
+    /// `aResetWhileTheInstanceIsBeingBuiltTearsItDownOnceAndTheLookupGetsTheNewGeneration`), otherwise it
+    /// returns what it built; lookups that waited for it read or build the new generation's. The old
     /// instance is released when the last lookup that holds it ends. A reset from inside a factory or
-    /// preparation is allowed: the running lookup finishes with what it built.
+    /// preparation is allowed: the running lookup finishes as above (one that resets its own registration
+    /// with a teardown at every build ends with ``RouteError/Code/scopeClosed``, each instance torn down:
+    /// pinned by `aFactoryThatResetsItsOwnRegistrationAtEveryBuildEndsWithScopeClosedAndEveryInstanceTornDown`).
     ///
     /// Each released instance whose registration declares a synchronous `teardown(_:)` is torn down, once,
     /// dependents first, before the call returns (a lookup racing the reset may still hold it then); the
-    /// new instance is torn down by `shutdown()` as any singleton. A teardown that throws, or an async one,
-    /// which a reset cannot await, reaches the error handler as ``RouteError/Code/teardownFailed``.
+    /// new instance is torn down by `shutdown()` as any singleton. A reset during shutdown tears down what it
+    /// releases, and shutdown does not again (pinned by `aResetDuringShutdownTearsTheReleasedInstanceDownOnce`).
+    /// A teardown that throws, or an async one, which a reset cannot await, reaches the error handler as
+    /// ``RouteError/Code/teardownFailed``.
     ///
     /// Before ``seal()`` there is nothing to reset, and the call does nothing.
     /// - Returns: How many registrations were reset.
@@ -229,7 +243,7 @@ extension RouteRegistry {
                 }
             }
         }
-        var released: [(entry: AnyEntry, cell: AnyObject)] = []
+        var released: [(entry: AnyEntry, instance: Any)] = []
         resetLock.lock()
         for entry in ordered {
             if let old = (entry as? any ResettableRegistration)?.startGeneration() { released.append((entry, old)) }
