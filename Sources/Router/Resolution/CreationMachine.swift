@@ -87,6 +87,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         /// The outermost drain that must end before it is published, when `drain` is a nested lookup's
         /// and the instance reached one of the outer lookup's unfinished instances.
         var handTo: Drain?
+        /// Where its build began among `drain`'s builds (the engine: its node in the lookup's graph), for
+        /// ``publishGroup(_:by:from:)``; `Int.min` once it waits for another drain.
+        var order = Int.min
     }
 
     struct CellRecord {
@@ -224,9 +227,11 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
 
     /// `txn` finished building `cell`'s instance. `queuedAfter`: it must stay held until `drain` has run
     /// that many preparations (nil: publish as soon as the group allows). `handTo`: when `drain` ends, the
-    /// instance stays held for that drain (the outermost lookup's) instead of being published.
+    /// instance stays held for that drain (the outermost lookup's) instead of being published. `order`:
+    /// where its build began among `drain`'s builds (see ``publishGroup(_:by:from:)``).
     mutating func finish(
-        _ txn: Txn, _ cell: Cell, drain: Drain, queuedAfter: Int?, handTo: Drain? = nil, payload: Payload
+        _ txn: Txn, _ cell: Cell, drain: Drain, queuedAfter: Int?, handTo: Drain? = nil, order: Int = .min,
+        payload: Payload
     ) -> FinishOutcome {
         guard let mine = txns[txn], let group = groups[mine.group] else { return .publish(payload) }
         if group.failure != nil {
@@ -235,7 +240,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         }
         if queuedAfter != nil || handTo != nil || group.members.count > 1 {
             txns[txn]?.held.append(
-                Held(cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain, handTo: handTo))
+                Held(
+                    cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain, handTo: handTo,
+                    order: order))
             cells[cell]?.isHeld = true
             if group.hasAsyncMember { endBlockingWaits(for: [cell]) }
             return .held
@@ -265,8 +272,33 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 item.drain = outer
                 item.handTo = nil
                 item.queuedAfter = .max
+                // Its order was among the nested drain's builds: no group of the outer drain takes it.
+                item.order = .min
                 kept.append(item)
             } else if item.drain == drain {
+                published.append(item.payload)
+                release(item.cell)
+            } else {
+                kept.append(item)
+            }
+        }
+        update(txn) { $0.held = kept }
+        return published
+    }
+
+    /// A build of `drain` that began at `order` finished a group: every unfinished instance it reached was
+    /// built inside it (at `order` or later) and every preparation of them ran. Alone in its group, `txn`
+    /// publishes what `drain` held from `order` on, now, instead of at the lookup's end: a lookup that
+    /// fails or suspends afterwards neither splits the group nor holds it back. In a merged group the
+    /// group's end decides, as for everything its members hold.
+    mutating func publishGroup(_ txn: Txn, by drain: Drain, from order: Int) -> [Payload] {
+        guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1, group.failure == nil,
+            !mine.held.isEmpty
+        else { return [] }
+        var published: [Payload] = []
+        var kept: [Held] = []
+        for item in mine.held {
+            if item.drain == drain, item.handTo == nil, item.order >= order {
                 published.append(item.payload)
                 release(item.cell)
             } else {

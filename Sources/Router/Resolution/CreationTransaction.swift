@@ -162,19 +162,43 @@ final class CreationTransaction: @unchecked Sendable {
     /// Publishes the instance of a cell this transaction owns, or holds it while this transaction's group
     /// has other members (their objects may reach it before they are prepared). With `queuedAfter`, holds it
     /// until `state`'s drain has run that many preparations; with `handTo`, until that (outermost) drain ends.
+    /// `order`: the build's node in the lookup's graph, for ``finishGroup(_:order:state:publish:discard:)``.
     func finish(
         _ cell: CreationCell, queuedAfter: Int? = nil, state: ObjectIdentifier, handTo: ObjectIdentifier? = nil,
-        publish: @escaping () -> Void, discard: @escaping () -> Void
+        order: Int = .min, publish: @escaping () -> Void, discard: @escaping () -> Void
     ) {
         CreationCoordinator.run { machine in
             switch machine.finish(
-                Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter, handTo: handTo,
+                Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter, handTo: handTo, order: order,
                 payload: Publication(publish: publish, discard: discard))
             {
             case .publish(let publication): publication.publish()
             case .discard(let publication): publication.discard()
             case .held: return
             }
+        }
+    }
+
+    /// Finishes the build of `cell`, begun at graph node `order` of `state`'s lookup, which completed a group:
+    /// every unfinished instance it reached was built inside it, and all their preparations ran. Publishes
+    /// it and everything `state` held from `order` on, at once (``CreationMachine/publishGroup(_:by:from:)``);
+    /// in a merged group they stay held until ``commit()``.
+    func finishGroup(
+        _ cell: CreationCell, order: Int, state: ObjectIdentifier, publish: @escaping () -> Void,
+        discard: @escaping () -> Void
+    ) {
+        CreationCoordinator.run { machine in
+            switch machine.finish(
+                Ref(self), Ref(cell), drain: state, queuedAfter: nil, order: order,
+                payload: Publication(publish: publish, discard: discard))
+            {
+            case .publish(let publication): publication.publish()
+            case .discard(let publication):
+                publication.discard()
+                return
+            case .held: break
+            }
+            for publication in machine.publishGroup(Ref(self), by: state, from: order) { publication.publish() }
         }
     }
 
@@ -560,6 +584,15 @@ extension Resolver {
                 slot.cell, state: stateID, publish: { slot.publish(made) }, discard: { slot.discard() })
             return made
         }
+        if deferred.isEmpty && !reached.outerInstance && node >= 0 && reached.lowest >= node {
+            // A group is complete: whatever unfinished this build reached (a property edge closing a cycle)
+            // was built inside it, and every preparation of it ran. It is published now, whole, with what
+            // was held inside it: what the lookup does next (fail, suspend) neither splits nor holds it.
+            transaction.finishGroup(
+                slot.cell, order: Int(node), state: stateID, publish: { slot.publish(made) },
+                discard: { slot.discard() })
+            return made
+        }
         // A preparation needs an object an enclosing factory is still building, or the instance reached an
         // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
         // drain, and the instance is published after it.
@@ -568,8 +601,8 @@ extension Resolver {
         graph.pending.append(contentsOf: deferred)
         transaction.finish(
             slot.cell, queuedAfter: graph.pending.count, state: stateID,
-            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil, publish: { slot.publish(made) },
-            discard: { slot.discard() })
+            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil, order: Int(node),
+            publish: { slot.publish(made) }, discard: { slot.discard() })
         return made
     }
 
@@ -673,7 +706,7 @@ extension Resolver {
         case .inProgress(let provisional, let otherSide):
             if let made = provisional as? Destination {
                 // Not published: what is built around it waits for it (see `noteReachedGroupInstance`).
-                state.noteReachedGroupInstance()
+                state.noteReachedGroupInstance(node: builtNode(of: entry))
                 return .found(made)
             }
             throw inProgressError(entry, otherSide: otherSide)
@@ -682,6 +715,15 @@ extension Resolver {
         case .heldByAsyncLookup(let holder):
             throw RouteError.heldByAsyncLookup(entry.key, path: runningPath() + [entry.key.short], holder: holder)
         }
+    }
+
+    /// The node of the last object this lookup's graph made from `entry`: where an instance of its
+    /// transaction that a claim found in progress was built, when this lookup built it; -1 when it did
+    /// not (another lookup of its group, or an outer lookup, did). Only a cycle's claim asks.
+    func builtNode(of entry: AnyEntry) -> Int32 {
+        guard let graphRef else { return -1 }
+        // Borrowed: the state owns the graph for the whole lookup.
+        return graphRef.with { graph in graph.lastBuiltNode(of: entry) }
     }
 
     /// The error for an instance this lookup's transaction group is building whose factory has not
