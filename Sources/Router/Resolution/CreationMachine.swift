@@ -23,6 +23,20 @@
 ///   members, or while the lookup that built it still has preparations it depends on; a group that
 ///   fails forgets everything its members held or hold later, and every member fails. When a group ends,
 ///   nothing it claimed stays owned.
+/// - **A complete group is published at once, whole.** A build whose every unfinished reach (a property
+///   edge closing a cycle back to it or to what it built) stayed inside it, and whose preparations all
+///   ran, completes a group: ``publishGroup(_:by:from:)`` publishes it and what its drain held from its
+///   `order` on (what was built inside it) in one event, instead of at the lookup's end. So a lookup that
+///   fails afterwards keeps the group whole (it was built and prepared; the failure came later), and one
+///   that suspends afterwards does not hold it: a blocking claim is refused
+///   (``ClaimOutcome/heldAcrossSuspension(owner:)``) only while an instance waits for its lookup's drain
+///   (its preparation needs an object whose factory has not returned, or it reached one) or for its
+///   group's other members, or in the window between a member's finish and its group's completion.
+///   In a merged group the group's end still decides. (Pinned by
+///   `aLookupThatFailsAfterCompletingASingletonCycleKeepsTheWholeCycle` and
+///   `aSingletonCycleAnAsyncLookupCompletedIsPublishedWhileTheLookupIsSuspended`; explored by the
+///   scenarios "a failed lookup after a completed cycle" and "a group completed while its lookup
+///   continues".)
 /// - **What a nested lookup built around an outer lookup's instance waits for the outer lookup.** A lookup
 ///   nested in another on the same thread (another registry's, started by a factory or a preparation)
 ///   shares its transaction, so it may be handed an instance the outer lookup has not prepared yet. What it
