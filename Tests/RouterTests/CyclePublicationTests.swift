@@ -85,6 +85,38 @@ extension RoutableService where Destination == CycleC {
         try expectWholeGroupKept(registry, bMade: bMade, cMade: cMade)
     }
 
+    /// B's second preparation fails the first time, after B ⇄ C closed (C's preparation set C.next to B); a
+    /// transient T swallows the failure and succeeds. The group never completed: it is dropped whole, and
+    /// the next lookup builds B and C again, consistent.
+    @Test func aCycleWhoseBuildFailsIsDroppedWholeEvenWhenTheLookupGoesOn() throws {
+        let (bMade, cMade) = (Counter(), Counter())
+        let bPrepared = Counter()
+        let registry = RouteRegistry()
+        try registry.register(.cycleB) { _ in
+            bMade.increment()
+            return CycleB()
+        }.scope(.singleton).injecting(\.back, .cycleC)
+            .preparing { _, _ in if bPrepared.increment() == 1 { throw Boom() } }
+        try registry.register(.cycleC) { _ in
+            cMade.increment()
+            return CycleC()
+        }.scope(.singleton).injecting(\.next, .cycleB)
+        try registry.register(.cycleA) { r in
+            _ = try? r.resolve(.cycleB)
+            return CycleA(b: CycleB())
+        }
+        try registry.seal()
+        _ = try registry.makeDestination(to: .cycleA)
+        let c = try registry.makeDestination(to: .cycleC)
+        let b = try registry.makeDestination(to: .cycleB)
+        #expect(b.back === c)
+        #expect(c.next === b)
+        #expect(bMade.value == 2)
+        #expect(cMade.value == 2)
+        b.back = nil
+        c.next = nil
+    }
+
     /// An async lookup builds the cycle B ⇄ C, then suspends until `release` fires; meanwhile a synchronous
     /// lookup of B in another task (whose thread the pool needs: it may not wait for a suspended holder)
     /// gets the published B, the one the async lookup got, instead of `heldByAsyncLookup`.
