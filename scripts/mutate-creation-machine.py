@@ -131,8 +131,16 @@ MUTATIONS = [
         "a group whose factories and preparations are done is not published when it completes (publishGroup "
         + "publishes nothing): what was built inside it waits for the lookup's end, so a lookup failing "
         + "afterwards splits it, and one suspending afterwards holds it",
-        "if item.drain == drain, item.handTo == nil, item.order >= order {",
-        "if item.drain == drain, item.handTo == nil, item.order >= order, item.queuedAfter < 0 {",
+        "if item.drain == drain, item.handTo == nil, item.order >= order {\n                published.append",
+        "if item.drain == drain, item.handTo == nil, item.order >= order, item.queuedAfter < 0 {\n"
+        + "                published.append",
+    ),
+    (
+        "failed-build-keeps-inner-held",
+        "a failed build leaves held what was built inside it (dropGroup forgets nothing): a lookup that goes "
+        + "on publishes it at its end, pointing at the forgotten instance",
+        "if item.drain == drain, item.handTo == nil, item.order >= order {\n                dropped.append",
+        "if item.drain == drain, item.handTo == nil, item.order >= order, item.queuedAfter < 0 {\n                dropped.append",
     ),
 
     (

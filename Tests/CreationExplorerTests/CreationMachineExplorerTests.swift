@@ -31,6 +31,9 @@ struct ModelRegistration {
     /// publishes what it held when it ends (`CreationMachine.publishHeld`) and settles it when it fails
     /// (`CreationMachine.settleHeld`); the failure then goes on to the caller.
     var nested = false
+    /// The factory swallows a failure of its initializer's dependencies (`try?`, a factory or preparation
+    /// failing) and goes on without them: the lookup does not fail.
+    var swallowsFailures = false
 }
 
 /// A model registry and the lookups that race over it.
@@ -531,7 +534,12 @@ struct ModelLookup {
         do {
             var fields: [Int] = []
             for dependency in model.initializer {
-                fields.append(try model.nested ? resolveNested(dependency) : resolve(dependency, forPreparation: false))
+                do {
+                    fields.append(
+                        try model.nested ? resolveNested(dependency) : resolve(dependency, forPreparation: false))
+                } catch ModelFailure.factory where model.swallowsFailures {
+                } catch ModelFailure.preparation where model.swallowsFailures {
+                }
             }
             run.factoryStarts(registration)
             run.factoryRuns[registration, default: 0] += 1
@@ -621,12 +629,17 @@ struct ModelLookup {
             }
             return instance
         } catch {
-            let instance = frames.removeLast().instance
+            let failed = frames.removeLast()
+            let instance = failed.instance
             if model.shared {
                 event("abandon \(model.name)") { run in
                     run.provisional[registration] = nil
                     if let instance { run.forget(registration, instance) }
                     run.machine.abandon(txn, registration)
+                    // What was held inside the failed build goes with it (`CreationMachine.dropGroup`).
+                    for publication in run.machine.dropGroup(txn, by: drain, from: failed.node) {
+                        run.discard(publication)
+                    }
                 }
             }
             throw error
@@ -921,6 +934,18 @@ struct CreationMachineExplorerTests {
                 ModelRegistration(name: "f", failsFirst: true),
             ],
             // The group b ⇄ c is complete before f fails: it is kept whole, never half published.
+            lookups: [0, 2], failureExpected: true),
+        ModelScenario(
+            name:
+                "t(b) swallows the failure of b's build, after c (inside it) closed b ⇄ c; b then needs f, which fails once",
+            registrations: [
+                ModelRegistration(name: "t", shared: false, initializer: [1], swallowsFailures: true),
+                ModelRegistration(name: "b", properties: [2, 3]),
+                ModelRegistration(name: "c", properties: [1]),
+                ModelRegistration(name: "f", failsFirst: true),
+            ],
+            // The group never completed: what was held inside b's failed build is dropped with it, even
+            // though t's lookup goes on and succeeds.
             lookups: [0, 2], failureExpected: true),
     ]
 

@@ -323,6 +323,28 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         return published
     }
 
+    /// A build of `drain` that began at `order` failed (and was abandoned): what `drain` held from `order` on
+    /// was built inside it, and may reach its instance, which is forgotten. Alone in its group, `txn`
+    /// forgets them too, now, so that the group is dropped whole even when the lookup goes on (the failure
+    /// swallowed by a factory). In a merged group the group's end decides, as for everything its members
+    /// hold.
+    mutating func dropGroup(_ txn: Txn, by drain: Drain, from order: Int) -> [Payload] {
+        guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1, !mine.held.isEmpty
+        else { return [] }
+        var dropped: [Payload] = []
+        var kept: [Held] = []
+        for item in mine.held {
+            if item.drain == drain, item.handTo == nil, item.order >= order {
+                dropped.append(item.payload)
+                release(item.cell)
+            } else {
+                kept.append(item)
+            }
+        }
+        update(txn) { $0.held = kept }
+        return dropped
+    }
+
     /// A nested lookup (`drain`) failed after running `completed` preparations: what it held and whose
     /// preparations all ran is published, the rest forgotten, and so is what waited for an outer drain; in a
     /// merged group the group decides.

@@ -202,11 +202,15 @@ final class CreationTransaction: @unchecked Sendable {
         }
     }
 
-    /// Gives up a claim whose build failed: the next lookup builds the instance again.
-    func abandon(_ cell: CreationCell) {
+    /// Gives up a claim whose build failed: the next lookup builds the instance again. With `state`, the
+    /// build began at graph node `order` of that lookup: what it held from there on was built inside the
+    /// failed build and is forgotten with it (``CreationMachine/dropGroup(_:by:from:)``).
+    func abandon(_ cell: CreationCell, state: ObjectIdentifier? = nil, order: Int = .max) {
         CreationCoordinator.run { machine in
             cell.discardProvisional()
             machine.abandon(Ref(self), Ref(cell))
+            guard let state else { return }
+            for publication in machine.dropGroup(Ref(self), by: state, from: order) { publication.discard() }
         }
     }
 
@@ -574,7 +578,8 @@ extension Resolver {
             deferred = try drainShared(from: mark, node: node)
         } catch {
             state.leaveUnfinishedScope(outer, failed: true)
-            transaction.abandon(slot.cell)
+            // What was held inside the failed build goes with it (the group is dropped whole).
+            transaction.abandon(slot.cell, state: node >= 0 ? ObjectIdentifier(state) : nil, order: Int(node))
             throw error
         }
         let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
