@@ -637,7 +637,7 @@ struct ModelLookup {
                     if let instance { run.forget(registration, instance) }
                     run.machine.abandon(txn, registration)
                     // What was held inside the failed build goes with it (`CreationMachine.dropGroup`).
-                    for publication in run.machine.dropGroup(txn, by: drain, from: failed.node) {
+                    for publication in run.machine.dropGroup(txn, by: drain, from: failed.node, failure: .group) {
                         run.discard(publication)
                     }
                 }

@@ -32,11 +32,15 @@
 ///   (``ClaimOutcome/heldAcrossSuspension(owner:)``) only while an instance waits for its lookup's drain
 ///   (its preparation needs an object whose factory has not returned, or it reached one) or for its
 ///   group's other members, or in the window between a member's finish and its group's completion.
-///   In a merged group the group's end still decides. (Pinned by
-///   `aLookupThatFailsAfterCompletingASingletonCycleKeepsTheWholeCycle` and
-///   `aSingletonCycleAnAsyncLookupCompletedIsPublishedWhileTheLookupIsSuspended`; explored by the
-///   scenarios "a failed lookup after a completed cycle" and "a group completed while its lookup
-///   continues".)
+///   A build that fails before its group completes drops it whole: ``dropGroup(_:by:from:failure:)``
+///   forgets what its drain held from its `order` on, with the abandoned instance, even when a factory
+///   swallows the failure and the lookup goes on; in a merged group (whose members may have built around
+///   those instances) the group fails. Otherwise a merged group's end decides. (Pinned by
+///   `aLookupThatFailsAfterCompletingASingletonCycleKeepsTheWholeCycle`,
+///   `aSingletonCycleAnAsyncLookupCompletedIsPublishedWhileTheLookupIsSuspended` and
+///   `aCycleWhoseBuildFailsIsDroppedWholeEvenWhenTheLookupGoesOn`; explored by the scenarios "a failed
+///   lookup after a completed cycle", "a group completed while its lookup continues" and "t(b) swallows
+///   the failure of b's build".)
 /// - **What a nested lookup built around an outer lookup's instance waits for the outer lookup.** A lookup
 ///   nested in another on the same thread (another registry's, started by a factory or a preparation)
 ///   shares its transaction, so it may be handed an instance the outer lookup has not prepared yet. What it
@@ -326,12 +330,29 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     /// A build of `drain` that began at `order` failed (and was abandoned): what `drain` held from `order` on
     /// was built inside it, and may reach its instance, which is forgotten. Alone in its group, `txn`
     /// forgets them too, now, so that the group is dropped whole even when the lookup goes on (the failure
-    /// swallowed by a factory). In a merged group the group's end decides, as for everything its members
-    /// hold.
-    mutating func dropGroup(_ txn: Txn, by drain: Drain, from order: Int) -> [Payload] {
-        guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1, !mine.held.isEmpty
-        else { return [] }
+    /// swallowed by a factory). In a merged group, whose members may have built around them, the group
+    /// fails with `failure` (as if the lookup had failed) and forgets everything its members held.
+    mutating func dropGroup(_ txn: Txn, by drain: Drain, from order: Int, failure: Failure) -> [Payload] {
+        guard let mine = txns[txn], var group = groups[mine.group] else { return [] }
         var dropped: [Payload] = []
+        if group.members.count > 1 {
+            if group.failure == nil {
+                group.failure = failure
+                groups[mine.group] = group
+                // Members waiting for a cell or for the group learn of the failure.
+                needsWake = true
+                for member in group.members { txns[member]?.waitingFor = nil }
+            }
+            for member in group.members {
+                for item in txns[member]?.held ?? [] {
+                    dropped.append(item.payload)
+                    release(item.cell)
+                }
+                txns[member]?.held = []
+            }
+            return dropped
+        }
+        guard !mine.held.isEmpty else { return [] }
         var kept: [Held] = []
         for item in mine.held {
             if item.drain == drain, item.handTo == nil, item.order >= order {

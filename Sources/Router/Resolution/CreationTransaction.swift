@@ -202,15 +202,24 @@ final class CreationTransaction: @unchecked Sendable {
         }
     }
 
-    /// Gives up a claim whose build failed: the next lookup builds the instance again. With `state`, the
-    /// build began at graph node `order` of that lookup: what it held from there on was built inside the
-    /// failed build and is forgotten with it (``CreationMachine/dropGroup(_:by:from:)``).
-    func abandon(_ cell: CreationCell, state: ObjectIdentifier? = nil, order: Int = .max) {
+    /// Gives up a claim whose build failed: the next lookup builds the instance again.
+    func abandon(_ cell: CreationCell) {
         CreationCoordinator.run { machine in
             cell.discardProvisional()
             machine.abandon(Ref(self), Ref(cell))
-            guard let state else { return }
-            for publication in machine.dropGroup(Ref(self), by: state, from: order) { publication.discard() }
+        }
+    }
+
+    /// Gives up a claim whose build, begun at graph node `order` of `state`'s lookup, failed with `error`:
+    /// what the lookup held from there on was built inside the failed build and is forgotten with it, and
+    /// in a merged group the group fails (``CreationMachine/dropGroup(_:by:from:failure:)``).
+    func abandon(_ cell: CreationCell, state: ObjectIdentifier, order: Int, error: any Error) {
+        CreationCoordinator.run { machine in
+            cell.discardProvisional()
+            machine.abandon(Ref(self), Ref(cell))
+            let dropped = machine.dropGroup(
+                Ref(self), by: state, from: order, failure: RouteError.groupFailed(error))
+            for publication in dropped { publication.discard() }
         }
     }
 
@@ -579,7 +588,11 @@ extension Resolver {
         } catch {
             state.leaveUnfinishedScope(outer, failed: true)
             // What was held inside the failed build goes with it (the group is dropped whole).
-            transaction.abandon(slot.cell, state: node >= 0 ? ObjectIdentifier(state) : nil, order: Int(node))
+            if node >= 0 {
+                transaction.abandon(slot.cell, state: ObjectIdentifier(state), order: Int(node), error: error)
+            } else {
+                transaction.abandon(slot.cell)
+            }
             throw error
         }
         let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
