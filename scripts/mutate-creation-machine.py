@@ -132,8 +132,25 @@ MUTATIONS = [
     (
         "finish-drops-hand-over",
         "finish forgets that an instance waits for the outermost lookup's end",
-        "drain: drain, handTo: handTo))",
-        "drain: drain, handTo: nil))",
+        "drain: drain, handTo: handTo,\n",
+        "drain: drain, handTo: nil,\n",
+    ),
+    # A complete group not published at once: the lookup's end (or its failure) decides instead.
+    (
+        "complete-group-held-to-the-end",
+        "a group whose factories and preparations are done is not published when it completes (publishGroup "
+        + "publishes nothing): what was built inside it waits for the lookup's end, so a lookup failing "
+        + "afterwards splits it, and one suspending afterwards holds it",
+        "if item.drain == drain, item.handTo == nil, item.order >= order {\n                published.append",
+        "if item.drain == drain, item.handTo == nil, item.order >= order, item.queuedAfter < 0 {\n"
+        + "                published.append",
+    ),
+    (
+        "failed-build-keeps-inner-held",
+        "a failed build leaves held what was built inside it (dropGroup forgets nothing): a lookup that goes "
+        + "on publishes it at its end, pointing at the forgotten instance",
+        "if item.drain == drain, item.handTo == nil, item.order >= order {\n                dropped.append",
+        "if item.drain == drain, item.handTo == nil, item.order >= order, item.queuedAfter < 0 {\n                dropped.append",
     ),
 
     (

@@ -31,6 +31,9 @@ struct ModelRegistration {
     /// publishes what it held when it ends (`CreationMachine.publishHeld`) and settles it when it fails
     /// (`CreationMachine.settleHeld`); the failure then goes on to the caller.
     var nested = false
+    /// The factory swallows a failure of its initializer's dependencies (`try?`, a factory or preparation
+    /// failing) and goes on without them: the lookup does not fail.
+    var swallowsFailures = false
 }
 
 /// A model registry and the lookups that race over it.
@@ -50,6 +53,9 @@ struct ModelScenario: CustomStringConvertible {
     /// are refused, `heldAcrossSuspension`, instead of waiting for an instance a group with an async member
     /// holds. Every other lookup may wait for anything.
     var blockingLookups: Set<Int> = []
+    /// Blocking lookups that must never be refused: what they need is a group no suspension holds, as it is
+    /// published as soon as it is complete (`CreationMachine.publishGroup`), not when its lookup ends.
+    var neverRefused: Set<Int> = []
 
     var description: String { name }
 }
@@ -308,10 +314,19 @@ struct ModelLookup {
     var run: ModelRun { scheduler.run }
     var txn: Int { index }
     /// The builds in progress, outermost first: registration, instance once its factory returned, whether
-    /// what it reached is unfinished (then it is held until the lookup ends), and, in a nested lookup,
-    /// whether it reached an instance of the transaction that is not published (then it is held until the
-    /// outermost lookup ends).
-    var frames: [(registration: Int, instance: Int?, reachedUnfinished: Bool, reachedOuter: Bool)] = []
+    /// what it reached is unfinished (then it is held), and, in a nested lookup, whether it reached an
+    /// instance of the transaction that is not published (then it is held until the outermost lookup
+    /// ends); its node (the order builds began in, in this drain) and the lowest node of the unfinished
+    /// objects it reached (-1: one this drain did not build), as the engine's `PreparationQueue.lowestReached`:
+    /// when that is its own node or later and nothing was deferred, the build completes a group, published
+    /// at once with what the drain held from its node on.
+    var frames:
+        [(registration: Int, instance: Int?, reachedUnfinished: Bool, reachedOuter: Bool, node: Int, lowest: Int)] =
+            []
+    /// How many builds this drain began (the next build's node).
+    var nodes = 0
+    /// The node of the last build of each shared registration in this drain whose factory returned.
+    var builtNodes: [Int: Int] = [:]
     /// In a nested lookup: whether it reached an unpublished instance of the transaction outside any build
     /// (its root was one), or a build of its passed that on when it ended (the engine's
     /// `PreparationQueue.reachedOuterInstance` at the nested lookup's end).
@@ -382,7 +397,9 @@ struct ModelLookup {
     /// rest) when it fails, before the failure goes on.
     mutating func resolveNested(_ registration: Int) throws -> Int {
         let outer = (
-            frames: frames, deferred: deferred, completed: completed, drain: drain, reachedOuterAtTop: reachedOuterAtTop
+            frames: frames, deferred: deferred, completed: completed, drain: drain,
+            reachedOuterAtTop: reachedOuterAtTop,
+            nodes: nodes, builtNodes: builtNodes
         )
         nestedLookups += 1
         frames = []
@@ -390,7 +407,9 @@ struct ModelLookup {
         completed = 0
         drain = index + 100 * nestedLookups
         reachedOuterAtTop = false
-        defer { (frames, deferred, completed, drain, reachedOuterAtTop) = outer }
+        nodes = 0
+        builtNodes = [:]
+        defer { (frames, deferred, completed, drain, reachedOuterAtTop, nodes, builtNodes) = outer }
         do {
             let made = try resolve(registration, forPreparation: false)
             try runDeferred()
@@ -399,8 +418,8 @@ struct ModelLookup {
             }
             if reachedOuterAtTop {
                 // What it returns may hold an unpublished instance: the outer build that gets it is held too.
-                (frames, deferred, completed, drain, reachedOuterAtTop) = outer
-                noteReachedGroupInstance()
+                (frames, deferred, completed, drain, reachedOuterAtTop, nodes, builtNodes) = outer
+                noteReachedGroupInstance(node: -1)
             }
             return made
         } catch {
@@ -414,11 +433,13 @@ struct ModelLookup {
     }
 
     /// A claim returned an unpublished instance of the transaction (`LookupState.noteReachedGroupInstance`):
-    /// the running build reached something unfinished, and in a nested lookup something of the outer ones.
-    mutating func noteReachedGroupInstance() {
+    /// the running build reached something unfinished (built at `node` of this drain; -1: not by it), and
+    /// in a nested lookup something of the outer ones.
+    mutating func noteReachedGroupInstance(node: Int) {
         let nested = drain != index
         if let last = frames.indices.last {
             frames[last].reachedUnfinished = true
+            frames[last].lowest = min(frames[last].lowest, node)
             if nested { frames[last].reachedOuter = true }
         } else if nested {
             reachedOuterAtTop = true
@@ -440,13 +461,17 @@ struct ModelLookup {
     mutating func resolve(_ registration: Int, forPreparation: Bool) throws -> Int {
         if let position = frames.lastIndex(where: { $0.registration == registration }) {
             guard let instance = frames[position].instance else {
-                if forPreparation, !frames.isEmpty {
+                if forPreparation, let last = frames.indices.last {
+                    frames[last].lowest = min(frames[last].lowest, frames[position].node)
                     throw Deferral()
                 }
                 throw ModelFailure.cycle
             }
             // A property edge closing a cycle: what is being built reached an unfinished ancestor.
-            for above in (position + 1)..<frames.count { frames[above].reachedUnfinished = true }
+            for above in (position + 1)..<frames.count {
+                frames[above].reachedUnfinished = true
+                frames[above].lowest = min(frames[above].lowest, frames[position].node)
+            }
             return instance
         }
         let model = run.scenario.registrations[registration]
@@ -481,7 +506,7 @@ struct ModelLookup {
                     throw ModelFailure.group
                 }
                 // Not published: it may still be unprepared, so what is built around it is held too.
-                noteReachedGroupInstance()
+                noteReachedGroupInstance(node: builtNodes[registration] ?? -1)
                 return instance
             case .cycle:
                 throw ModelFailure.cycle
@@ -501,19 +526,30 @@ struct ModelLookup {
 
     mutating func build(_ registration: Int) throws -> Int {
         let model = run.scenario.registrations[registration]
-        frames.append((registration, nil, false, false))
+        frames.append((registration, nil, false, false, nodes, .max))
+        nodes += 1
         let position = frames.count - 1
+        // The preparations deferred from here on were deferred inside this build.
+        let deferredBefore = deferred.count
         do {
             var fields: [Int] = []
             for dependency in model.initializer {
-                fields.append(try model.nested ? resolveNested(dependency) : resolve(dependency, forPreparation: false))
+                do {
+                    fields.append(
+                        try model.nested ? resolveNested(dependency) : resolve(dependency, forPreparation: false))
+                } catch ModelFailure.factory where model.swallowsFailures {
+                } catch ModelFailure.preparation where model.swallowsFailures {
+                }
             }
             run.factoryStarts(registration)
             run.factoryRuns[registration, default: 0] += 1
             if model.failsFirst && run.factoryRuns[registration] == 1 { throw ModelFailure.factory }
             let instance = run.instances.count
             run.instances.append((registration, fields, model.properties.isEmpty && !model.preparationFailsFirst))
-            if model.shared { run.live[registration] = instance }
+            if model.shared {
+                run.live[registration] = instance
+                builtNodes[registration] = frames[position].node
+            }
             frames[position].instance = instance
             if model.shared {
                 event("provisional \(model.name) #\(instance)") { run in
@@ -536,19 +572,47 @@ struct ModelLookup {
                 if run.preparationRuns[registration] == 1 { throw ModelFailure.preparation }
             }
             if !mustDefer { run.instances[instance].prepared = true }
+            if model.shared && deferred.count > deferredBefore {
+                // As the engine's `drainShared`: what was deferred inside this build (waiting for a factory
+                // that has returned since) runs in its drain; what must wait again stays deferred, and so
+                // does this build.
+                let inside = deferred[deferredBefore...]
+                deferred.removeSubrange(deferredBefore...)
+                for item in inside {
+                    do {
+                        let value = try resolve(item.needs, forPreparation: true)
+                        run.instances[item.instance].fields.append(value)
+                        run.instances[item.instance].prepared = true
+                    } catch is Deferral {
+                        deferred.append(item)
+                        mustDefer = true
+                    }
+                }
+            }
             let hold = mustDefer || frames[position].reachedUnfinished
+            let frame = frames[position]
+            // Everything unfinished it reached was built inside it, and every preparation of it ran.
+            let completesGroup = hold && !mustDefer && !frame.reachedOuter && frame.lowest >= frame.node
+            // Held: after the deferred preparations so far and, as the engine counts its queue, the running
+            // preparations of the builds around it (which a failed lookup's count, its own drain's, never
+            // includes when they ran inside a shared build).
+            let queuedAfter = deferred.count + frames[..<position].filter { $0.instance != nil }.count
             if model.shared {
-                event("finish \(model.name) #\(instance)") { run in
+                event("finish \(model.name) #\(instance)\(completesGroup ? ", a group" : "")") { run in
                     switch run.machine.finish(
-                        // Held: after the deferred preparations so far and the one running now (a lookup
-                        // that fails before its end publishes none of what it held).
-                        txn, registration, drain: drain, queuedAfter: hold ? deferred.count + 1 : nil,
-                        handTo: frames[position].reachedOuter && drain != index ? index : nil,
+                        txn, registration, drain: drain, queuedAfter: hold && !completesGroup ? queuedAfter : nil,
+                        handTo: frame.reachedOuter && drain != index ? index : nil, order: frame.node,
                         payload: ModelPublication(registration: registration, instance: instance))
                     {
                     case .publish(let publication): run.publish(publication)
-                    case .discard(let publication): run.discard(publication)
+                    case .discard(let publication):
+                        run.discard(publication)
+                        return
                     case .held: break
+                    }
+                    guard completesGroup else { return }
+                    for publication in run.machine.publishGroup(txn, by: drain, from: frame.node) {
+                        run.publish(publication)
                     }
                 }
             }
@@ -556,18 +620,26 @@ struct ModelLookup {
             let reachedOuter = frames[position].reachedOuter
             frames.removeLast()
             // What reached an unfinished object makes its builders unfinished too.
-            if reached, let last = frames.indices.last { frames[last].reachedUnfinished = true }
+            if reached, let last = frames.indices.last {
+                frames[last].reachedUnfinished = true
+                frames[last].lowest = min(frames[last].lowest, frame.lowest)
+            }
             if reachedOuter {
                 if let last = frames.indices.last { frames[last].reachedOuter = true } else { reachedOuterAtTop = true }
             }
             return instance
         } catch {
-            let instance = frames.removeLast().instance
+            let failed = frames.removeLast()
+            let instance = failed.instance
             if model.shared {
                 event("abandon \(model.name)") { run in
                     run.provisional[registration] = nil
                     if let instance { run.forget(registration, instance) }
                     run.machine.abandon(txn, registration)
+                    // What was held inside the failed build goes with it (`CreationMachine.dropGroup`).
+                    for publication in run.machine.dropGroup(txn, by: drain, from: failed.node, failure: .group) {
+                        run.discard(publication)
+                    }
                 }
             }
             throw error
@@ -627,6 +699,8 @@ func explore(
         for (lookup, result) in run.results {
             if case .failure(.heldByAsync) = result, !scenario.blockingLookups.contains(lookup) {
                 problems.append("L\(lookup) was refused as blocking, but may wait")
+            } else if case .failure(.heldByAsync) = result, scenario.neverRefused.contains(lookup) {
+                problems.append("L\(lookup) was refused for a group that is published as soon as it is complete")
             } else if case .failure(let failure) = result, failure != .heldByAsync, !scenario.failureExpected {
                 problems.append("L\(lookup) failed with \(failure) in a registry where nothing fails")
             }
@@ -779,6 +853,17 @@ struct CreationMachineExplorerTests {
             // before d's factory returns) it is an initializer cycle: a nested lookup of another registry
             // cannot defer a preparation to the outer lookup's drain.
             lookups: [0, 2], failureExpected: true),
+        ModelScenario(
+            name: "a group completed while its lookup continues: an async t(s, g), s ⇄ w; a blocking lookup of s",
+            registrations: [
+                ModelRegistration(name: "s", properties: [1]),
+                ModelRegistration(name: "w", properties: [0]),
+                ModelRegistration(name: "t", shared: false, initializer: [0, 3]),
+                ModelRegistration(name: "g"),
+            ],
+            // The blocking lookup waits while the group is built, then gets it: once complete, the group is
+            // published, so no suspension of t's lookup can hold it.
+            lookups: [2, 0], asyncLookups: [0], blockingLookups: [1], neverRefused: [1]),
     ]
 
     /// Failures where something is held, provisional or waited for: what they leave must be forgotten,
@@ -840,6 +925,28 @@ struct CreationMachineExplorerTests {
                 ModelRegistration(name: "y"),
             ],
             lookups: [0, 1, 2], failureExpected: true, preemptionBound: 2),
+        ModelScenario(
+            name: "a failed lookup after a completed cycle: t(b, f), b ⇄ c, f fails once; from t and from c",
+            registrations: [
+                ModelRegistration(name: "t", shared: false, initializer: [1, 3]),
+                ModelRegistration(name: "b", properties: [2]),
+                ModelRegistration(name: "c", properties: [1]),
+                ModelRegistration(name: "f", failsFirst: true),
+            ],
+            // The group b ⇄ c is complete before f fails: it is kept whole, never half published.
+            lookups: [0, 2], failureExpected: true),
+        ModelScenario(
+            name:
+                "t(b) swallows the failure of b's build, after c (inside it) closed b ⇄ c; b then needs f, which fails once",
+            registrations: [
+                ModelRegistration(name: "t", shared: false, initializer: [1], swallowsFailures: true),
+                ModelRegistration(name: "b", properties: [2, 3]),
+                ModelRegistration(name: "c", properties: [1]),
+                ModelRegistration(name: "f", failsFirst: true),
+            ],
+            // The group never completed: what was held inside b's failed build is dropped with it, even
+            // though t's lookup goes on and succeeds.
+            lookups: [0, 2], failureExpected: true),
     ]
 
     /// Set by the mutation check (`scripts/mutate-creation-machine.sh`), which only needs to know whether a

@@ -23,6 +23,24 @@
 ///   members, or while the lookup that built it still has preparations it depends on; a group that
 ///   fails forgets everything its members held or hold later, and every member fails. When a group ends,
 ///   nothing it claimed stays owned.
+/// - **A complete group is published at once, whole.** A build whose every unfinished reach (a property
+///   edge closing a cycle back to it or to what it built) stayed inside it, and whose preparations all
+///   ran, completes a group: ``publishGroup(_:by:from:)`` publishes it and what its drain held from its
+///   `order` on (what was built inside it) in one event, instead of at the lookup's end. So a lookup that
+///   fails afterwards keeps the group whole (it was built and prepared; the failure came later), and one
+///   that suspends afterwards does not hold it: a blocking claim is refused
+///   (``ClaimOutcome/heldAcrossSuspension(owner:)``) only while an instance waits for its lookup's drain
+///   (its preparation needs an object whose factory has not returned, or it reached one) or for its
+///   group's other members, or in the window between a member's finish and its group's completion.
+///   A build that fails before its group completes drops it whole: ``dropGroup(_:by:from:failure:)``
+///   forgets what its drain held from its `order` on, with the abandoned instance, even when a factory
+///   swallows the failure and the lookup goes on; in a merged group (whose members may have built around
+///   those instances) the group fails. Otherwise a merged group's end decides. (Pinned by
+///   `aLookupThatFailsAfterCompletingASingletonCycleKeepsTheWholeCycle`,
+///   `aSingletonCycleAnAsyncLookupCompletedIsPublishedWhileTheLookupIsSuspended` and
+///   `aCycleWhoseBuildFailsIsDroppedWholeEvenWhenTheLookupGoesOn`; explored by the scenarios "a failed
+///   lookup after a completed cycle", "a group completed while its lookup continues" and "t(b) swallows
+///   the failure of b's build".)
 /// - **What a nested lookup built around an outer lookup's instance waits for the outer lookup.** A lookup
 ///   nested in another on the same thread (another registry's, started by a factory or a preparation)
 ///   shares its transaction, so it may be handed an instance the outer lookup has not prepared yet. What it
@@ -87,6 +105,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         /// The outermost drain that must end before it is published, when `drain` is a nested lookup's
         /// and the instance reached one of the outer lookup's unfinished instances.
         var handTo: Drain?
+        /// Where its build began among `drain`'s builds (the engine: its node in the lookup's graph), for
+        /// ``publishGroup(_:by:from:)``; `Int.min` once it waits for another drain.
+        var order = Int.min
     }
 
     struct CellRecord {
@@ -224,9 +245,11 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
 
     /// `txn` finished building `cell`'s instance. `queuedAfter`: it must stay held until `drain` has run
     /// that many preparations (nil: publish as soon as the group allows). `handTo`: when `drain` ends, the
-    /// instance stays held for that drain (the outermost lookup's) instead of being published.
+    /// instance stays held for that drain (the outermost lookup's) instead of being published. `order`:
+    /// where its build began among `drain`'s builds (see ``publishGroup(_:by:from:)``).
     mutating func finish(
-        _ txn: Txn, _ cell: Cell, drain: Drain, queuedAfter: Int?, handTo: Drain? = nil, payload: Payload
+        _ txn: Txn, _ cell: Cell, drain: Drain, queuedAfter: Int?, handTo: Drain? = nil, order: Int = .min,
+        payload: Payload
     ) -> FinishOutcome {
         guard let mine = txns[txn], let group = groups[mine.group] else { return .publish(payload) }
         if group.failure != nil {
@@ -235,7 +258,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         }
         if queuedAfter != nil || handTo != nil || group.members.count > 1 {
             txns[txn]?.held.append(
-                Held(cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain, handTo: handTo))
+                Held(
+                    cell: cell, payload: payload, queuedAfter: queuedAfter ?? 0, drain: drain, handTo: handTo,
+                    order: order))
             cells[cell]?.isHeld = true
             if group.hasAsyncMember { endBlockingWaits(for: [cell]) }
             return .held
@@ -265,6 +290,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 item.drain = outer
                 item.handTo = nil
                 item.queuedAfter = .max
+                // Its order was among the nested drain's builds: no group of the outer drain takes it.
+                item.order = .min
                 kept.append(item)
             } else if item.drain == drain {
                 published.append(item.payload)
@@ -275,6 +302,68 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         }
         update(txn) { $0.held = kept }
         return published
+    }
+
+    /// A build of `drain` that began at `order` finished a group: every unfinished instance it reached was
+    /// built inside it (at `order` or later) and every preparation of them ran. Alone in its group, `txn`
+    /// publishes what `drain` held from `order` on, now, instead of at the lookup's end: a lookup that
+    /// fails or suspends afterwards neither splits the group nor holds it back. In a merged group the
+    /// group's end decides, as for everything its members hold.
+    mutating func publishGroup(_ txn: Txn, by drain: Drain, from order: Int) -> [Payload] {
+        guard let mine = txns[txn], let group = groups[mine.group], group.members.count == 1, group.failure == nil,
+            !mine.held.isEmpty
+        else { return [] }
+        var published: [Payload] = []
+        var kept: [Held] = []
+        for item in mine.held {
+            if item.drain == drain, item.handTo == nil, item.order >= order {
+                published.append(item.payload)
+                release(item.cell)
+            } else {
+                kept.append(item)
+            }
+        }
+        update(txn) { $0.held = kept }
+        return published
+    }
+
+    /// A build of `drain` that began at `order` failed (and was abandoned): what `drain` held from `order` on
+    /// was built inside it, and may reach its instance, which is forgotten. Alone in its group, `txn`
+    /// forgets them too, now, so that the group is dropped whole even when the lookup goes on (the failure
+    /// swallowed by a factory). In a merged group, whose members may have built around them, the group
+    /// fails with `failure` (as if the lookup had failed) and forgets everything its members held.
+    mutating func dropGroup(_ txn: Txn, by drain: Drain, from order: Int, failure: Failure) -> [Payload] {
+        guard let mine = txns[txn], var group = groups[mine.group] else { return [] }
+        var dropped: [Payload] = []
+        if group.members.count > 1 {
+            if group.failure == nil {
+                group.failure = failure
+                groups[mine.group] = group
+                // Members waiting for a cell or for the group learn of the failure.
+                needsWake = true
+                for member in group.members { txns[member]?.waitingFor = nil }
+            }
+            for member in group.members {
+                for item in txns[member]?.held ?? [] {
+                    dropped.append(item.payload)
+                    release(item.cell)
+                }
+                txns[member]?.held = []
+            }
+            return dropped
+        }
+        guard !mine.held.isEmpty else { return [] }
+        var kept: [Held] = []
+        for item in mine.held {
+            if item.drain == drain, item.handTo == nil, item.order >= order {
+                dropped.append(item.payload)
+                release(item.cell)
+            } else {
+                kept.append(item)
+            }
+        }
+        update(txn) { $0.held = kept }
+        return dropped
     }
 
     /// A nested lookup (`drain`) failed after running `completed` preparations: what it held and whose

@@ -162,16 +162,17 @@ final class CreationTransaction: @unchecked Sendable {
     /// Publishes the instance of a cell this transaction owns, or holds it while this transaction's group
     /// has other members (their objects may reach it before they are prepared). With `queuedAfter`, holds it
     /// until `state`'s drain has run that many preparations; with `handTo`, until that (outermost) drain ends.
+    /// `order`: the build's node in the lookup's graph, for ``finishGroup(_:order:state:publish:discard:)``.
     /// `publish` learns whether it runs now, inside this call, or later (see ``Publication/publish``).
     /// - Returns: Whether the instance was published or forgotten now, rather than held.
     @discardableResult
     func finish(
         _ cell: CreationCell, queuedAfter: Int? = nil, state: ObjectIdentifier, handTo: ObjectIdentifier? = nil,
-        publish: @escaping (_ now: Bool) -> Void, discard: @escaping () -> Void
+        order: Int = .min, publish: @escaping (_ now: Bool) -> Void, discard: @escaping () -> Void
     ) -> Bool {
         CreationCoordinator.run { machine in
             switch machine.finish(
-                Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter, handTo: handTo,
+                Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter, handTo: handTo, order: order,
                 payload: Publication(publish: publish, discard: discard))
             {
             case .publish(let publication):
@@ -185,11 +186,49 @@ final class CreationTransaction: @unchecked Sendable {
         }
     }
 
+    /// Finishes the build of `cell`, begun at graph node `order` of `state`'s lookup, which completed a group:
+    /// every unfinished instance it reached was built inside it, and all their preparations ran. Publishes
+    /// it and everything `state` held from `order` on, at once (``CreationMachine/publishGroup(_:by:from:)``);
+    /// in a merged group they stay held until ``commit()``.
+    func finishGroup(
+        _ cell: CreationCell, order: Int, state: ObjectIdentifier, publish: @escaping (_ now: Bool) -> Void,
+        discard: @escaping () -> Void
+    ) {
+        CreationCoordinator.run { machine in
+            switch machine.finish(
+                Ref(self), Ref(cell), drain: state, queuedAfter: nil, order: order,
+                payload: Publication(publish: publish, discard: discard))
+            {
+            // Not `now`: this lookup returns the instance whatever the publication found, so one that lands in a
+            // released generation is torn down on a task of its own, as the rest of its group is.
+            case .publish(let publication): publication.publish(false)
+            case .discard(let publication):
+                publication.discard()
+                return
+            case .held: break
+            }
+            for publication in machine.publishGroup(Ref(self), by: state, from: order) { publication.publish(false) }
+        }
+    }
+
     /// Gives up a claim whose build failed: the next lookup builds the instance again.
     func abandon(_ cell: CreationCell) {
         CreationCoordinator.run { machine in
             cell.discardProvisional()
             machine.abandon(Ref(self), Ref(cell))
+        }
+    }
+
+    /// Gives up a claim whose build, begun at graph node `order` of `state`'s lookup, failed with `error`:
+    /// what the lookup held from there on was built inside the failed build and is forgotten with it, and
+    /// in a merged group the group fails (``CreationMachine/dropGroup(_:by:from:failure:)``).
+    func abandon(_ cell: CreationCell, state: ObjectIdentifier, order: Int, error: any Error) {
+        CreationCoordinator.run { machine in
+            cell.discardProvisional()
+            machine.abandon(Ref(self), Ref(cell))
+            let dropped = machine.dropGroup(
+                Ref(self), by: state, from: order, failure: RouteError.groupFailed(error))
+            for publication in dropped { publication.discard() }
         }
     }
 
@@ -262,7 +301,7 @@ final class CreationTransaction: @unchecked Sendable {
 /// How the coordinator publishes or forgets one held instance; both run under its lock and call no user
 /// code.
 struct Publication {
-    /// Publishes; `now` is true inside ``CreationTransaction/finish(_:queuedAfter:state:handTo:publish:discard:)``
+    /// Publishes; `now` is true inside ``CreationTransaction/finish(_:queuedAfter:state:handTo:order:publish:discard:)``
     /// (its caller is still there to act on the outcome), false when a later event publishes what was held.
     let publish: (_ now: Bool) -> Void
     let discard: () -> Void
@@ -615,7 +654,12 @@ extension Resolver {
             deferred = try drainShared(from: mark, node: node)
         } catch {
             state.leaveUnfinishedScope(outer, failed: true)
-            transaction.abandon(slot.cell)
+            // What was held inside the failed build goes with it (the group is dropped whole).
+            if node >= 0 {
+                transaction.abandon(slot.cell, state: ObjectIdentifier(state), order: Int(node), error: error)
+            } else {
+                transaction.abandon(slot.cell)
+            }
             throw error
         }
         let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
@@ -632,6 +676,19 @@ extension Resolver {
             if now, slot.cell.wasRejected { return try landedInReleasedGeneration(entry, made) }
             return made
         }
+        if deferred.isEmpty && !reached.outerInstance && node >= 0 && reached.lowest >= node {
+            // A group is complete: whatever unfinished this build reached (a property edge closing a cycle)
+            // was built inside it, and every preparation of it ran. It is published now, whole, with what
+            // was held inside it: what the lookup does next (fail, suspend) neither splits nor holds it.
+            transaction.finishGroup(
+                slot.cell, order: Int(node), state: stateID,
+                publish: { _ in
+                    // The lookup returns the group whatever its publication found (see `finishGroup`): one that
+                    // lands in a released generation is torn down on a task of its own.
+                    if !slot.publish(made) { entry.lateTeardown?.start(made) }
+                }, discard: { slot.discard() })
+            return made
+        }
         // A preparation needs an object an enclosing factory is still building, or the instance reached an
         // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
         // drain, and the instance is published after it.
@@ -640,7 +697,7 @@ extension Resolver {
         graph.pending.append(contentsOf: deferred)
         transaction.finish(
             slot.cell, queuedAfter: graph.pending.count, state: stateID,
-            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil,
+            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil, order: Int(node),
             publish: { _ in
                 // Published with what its lookup holds back: the lookup has handed it on already, so one
                 // that lands in a released generation is torn down on a task of its own.
@@ -792,7 +849,7 @@ extension Resolver {
         case .inProgress(let provisional, let otherSide):
             if let made = provisional as? Destination {
                 // Not published: what is built around it waits for it (see `noteReachedGroupInstance`).
-                state.noteReachedGroupInstance()
+                state.noteReachedGroupInstance(node: builtNode(of: entry))
                 return .found(made)
             }
             throw inProgressError(entry, otherSide: otherSide)
@@ -801,6 +858,15 @@ extension Resolver {
         case .heldByAsyncLookup(let holder):
             throw RouteError.heldByAsyncLookup(entry.key, path: runningPath() + [entry.key.short], holder: holder)
         }
+    }
+
+    /// The node of the last object this lookup's graph made from `entry`: where an instance of its
+    /// transaction that a claim found in progress was built, when this lookup built it; -1 when it did
+    /// not (another lookup of its group, or an outer lookup, did). Only a cycle's claim asks.
+    func builtNode(of entry: AnyEntry) -> Int32 {
+        guard let graphRef else { return -1 }
+        // Borrowed: the state owns the graph for the whole lookup.
+        return graphRef.with { graph in graph.lastBuiltNode(of: entry) }
     }
 
     /// The error for an instance this lookup's transaction group is building whose factory has not

@@ -251,7 +251,7 @@ final class LookupState {
         if preparations.graphRef != nil { problems.append("graph left on an idle state") }
         if preparations.sharedFloor != -1 || preparations.preparationTop != nil
             || preparations.callerPreparationPending || preparations.reachedUnfinishedAncestor
-            || preparations.reachedOuterInstance
+            || preparations.reachedOuterInstance || preparations.lowestReached != .max
             || preparations.deferralRequested
         {
             problems.append("preparation flags left on an idle state")
@@ -372,15 +372,17 @@ extension LookupState {
         preparations.sharedFloor = saved
     }
 
-    /// Enters the build of a shared instance: clears ``PreparationQueue/reachedUnfinishedAncestor`` and
-    /// ``PreparationQueue/reachedOuterInstance`` and returns the enclosing build's flags, for
-    /// ``leaveUnfinishedScope(_:failed:alsoUnfinished:)``.
+    /// Enters the build of a shared instance: clears ``PreparationQueue/reachedUnfinishedAncestor``,
+    /// ``PreparationQueue/reachedOuterInstance`` and ``PreparationQueue/lowestReached`` and returns the
+    /// enclosing build's, for ``leaveUnfinishedScope(_:failed:alsoUnfinished:)``.
     @inlinable @inline(__always)
     func enterUnfinishedScope() -> UnfinishedReach {
         let outer = UnfinishedReach(
-            ancestor: preparations.reachedUnfinishedAncestor, outerInstance: preparations.reachedOuterInstance)
+            ancestor: preparations.reachedUnfinishedAncestor, outerInstance: preparations.reachedOuterInstance,
+            lowest: preparations.lowestReached)
         preparations.reachedUnfinishedAncestor = false
         preparations.reachedOuterInstance = false
+        preparations.lowestReached = .max
         return outer
     }
 
@@ -393,10 +395,12 @@ extension LookupState {
         -> UnfinishedReach
     {
         let reached = UnfinishedReach(
-            ancestor: preparations.reachedUnfinishedAncestor, outerInstance: preparations.reachedOuterInstance)
+            ancestor: preparations.reachedUnfinishedAncestor, outerInstance: preparations.reachedOuterInstance,
+            lowest: preparations.lowestReached)
         preparations.reachedUnfinishedAncestor =
             outer.ancestor || (!failed && (reached.ancestor || alsoUnfinished))
         preparations.reachedOuterInstance = outer.outerInstance || (!failed && reached.outerInstance)
+        preparations.lowestReached = failed ? outer.lowest : min(outer.lowest, reached.lowest)
         return reached
     }
 
@@ -590,19 +594,23 @@ extension LookupState {
         return taken
     }
 
-    /// Notes that a build returned an ancestor still being built or prepared (see
-    /// ``PreparationQueue/reachedUnfinishedAncestor``).
+    /// Notes that a build returned an ancestor still being built or prepared, `node` of the graph (see
+    /// ``PreparationQueue/reachedUnfinishedAncestor`` and ``PreparationQueue/lowestReached``).
     @inlinable @inline(__always)
-    func noteReachedUnfinishedAncestor() {
+    func noteReachedUnfinishedAncestor(_ node: Int32) {
         preparations.reachedUnfinishedAncestor = true
+        preparations.lowestReached = min(preparations.lowestReached, node)
     }
 
     /// Notes that a claim returned an instance this lookup's transaction has not published: built by this
     /// lookup, by a group-mate, or by a lookup this one is nested in, it may not be prepared yet. What is
     /// built around it is held like what reaches an unfinished ancestor, and in a nested lookup for the
-    /// outermost lookup's end (``PreparationQueue/reachedOuterInstance``).
-    func noteReachedGroupInstance() {
+    /// outermost lookup's end (``PreparationQueue/reachedOuterInstance``). `node`: the instance's node in
+    /// this lookup's graph when this lookup built it, -1 when it did not (see
+    /// ``PreparationQueue/lowestReached``).
+    func noteReachedGroupInstance(node: Int32 = -1) {
         preparations.reachedUnfinishedAncestor = true
+        preparations.lowestReached = min(preparations.lowestReached, node)
         if context.outer != nil { preparations.reachedOuterInstance = true }
     }
 
@@ -611,9 +619,11 @@ extension LookupState {
     var reachedOuterInstance: Bool { preparations.reachedOuterInstance }
 
     /// Asks the enclosing drain to run the running preparation again later (see
-    /// ``PreparationQueue/deferralRequested``).
-    func requestDeferral() {
+    /// ``PreparationQueue/deferralRequested``), as it needs the object of graph node `node`, whose factory
+    /// has not returned (the build it belongs to reached that node: see ``PreparationQueue/lowestReached``).
+    func requestDeferral(waitingFor node: Int32) {
         preparations.deferralRequested = true
+        preparations.lowestReached = min(preparations.lowestReached, node)
     }
 
     /// Clears the deferral request, returning whether one was made.
@@ -646,11 +656,14 @@ struct UnfinishedReach {
     @usableFromInline let ancestor: Bool
     /// In a nested lookup: an unpublished instance of the transaction it shares with its outer lookups.
     @usableFromInline let outerInstance: Bool
+    /// The lowest graph node of what it reached unfinished (``PreparationQueue/lowestReached``).
+    @usableFromInline let lowest: Int32
 
     @usableFromInline @inline(__always)
-    init(ancestor: Bool, outerInstance: Bool) {
+    init(ancestor: Bool, outerInstance: Bool, lowest: Int32) {
         self.ancestor = ancestor
         self.outerInstance = outerInstance
+        self.lowest = lowest
     }
 }
 
@@ -836,13 +849,22 @@ struct PreparationQueue {
     /// preparations must wait for the caller's, which runs first.
     @usableFromInline fileprivate(set) var callerPreparationPending = false
     /// Set when a build returns an ancestor that is still being built or prepared (a cycle closed by a
-    /// property edge). A shared instance whose preparation did so is held until the lookup ends: published
-    /// earlier, another thread could reach the ancestor before its preparation has run.
+    /// property edge). A shared instance whose preparation did so is held: published earlier, another
+    /// thread could reach the ancestor before its preparation has run. It is published with its group, as
+    /// soon as the group is complete (``lowestReached``), or when the lookup ends.
     @usableFromInline fileprivate(set) var reachedUnfinishedAncestor = false
     /// In a nested lookup: set when a build reached an instance of the shared transaction that this lookup
     /// did not build (an outer lookup's, possibly not prepared yet). A shared instance built around it is
     /// held until the outermost lookup ends, not this one.
     @usableFromInline fileprivate(set) var reachedOuterInstance = false
+    /// The lowest graph node of the unfinished objects the running shared build reached (an ancestor
+    /// still being built or prepared, an instance of the transaction this lookup built and has not
+    /// published, an object a deferred preparation needs); -1 for an unfinished instance this lookup did
+    /// not build (a group-mate's, an outer lookup's); `Int32.max` when it reached none. Nodes are numbered
+    /// in the order the objects were made, so a shared build whose node is at most this reached nothing
+    /// unfinished outside itself: once its preparations have all run, it and everything held inside it
+    /// form a complete group, published at once (``CreationMachine/publishGroup(_:by:from:)``).
+    @usableFromInline fileprivate(set) var lowestReached: Int32 = .max
     /// Set when a preparation asked for an object an enclosing factory is still building: the preparation
     /// moves to the enclosing lookup's queue. A flag the engine reads after the preparation returns, not
     /// the error it throws, decides: user code that swallows the error (`try?`) cannot cancel the move.
@@ -859,6 +881,7 @@ struct PreparationQueue {
         callerPreparationPending = false
         reachedUnfinishedAncestor = false
         reachedOuterInstance = false
+        lowestReached = .max
         deferralRequested = false
         completed = 0
     }
@@ -1275,6 +1298,19 @@ final class ResolutionGraph {
     @inlinable
     func parent(of node: Int32) -> Int32 {
         nodes[Int(node)].parent
+    }
+
+    /// The last node made from `entry` whose factory returned; -1 when there is none. (A walk over the
+    /// nodes, for a claim that found an instance of the lookup's transaction in progress: a cycle.)
+    func lastBuiltNode(of entry: AnyEntry) -> Int32 {
+        let target = Borrowed(entry)
+        var index = nodes.count - 1
+        while index >= 0 {
+            let item = nodes[index]
+            if item.instance >= 0 && item.entryRef.refers(to: target) { return Int32(index) }
+            index -= 1
+        }
+        return -1
     }
 
     /// The nearest node at or above `node` made from `entry`.

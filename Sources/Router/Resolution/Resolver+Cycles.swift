@@ -9,7 +9,7 @@ extension Resolver {
         let instance = graph.nodes[Int(found)].instance
         if instance >= 0 {
             // What is being built now refers to an ancestor that is not finished yet.
-            state.noteReachedUnfinishedAncestor()
+            state.noteReachedUnfinishedAncestor(found)
             return try recordedInstance(graph.instances[Int(instance)], entry)
         }
         throw unbuiltAncestor(found, entry: entry, in: graph)
@@ -20,7 +20,7 @@ extension Resolver {
     @usableFromInline
     func unbuiltAncestor(_ found: Int32, entry: AnyEntry, in graph: ResolutionGraph) -> any Error {
         if sharedFloor >= 0 && found < sharedFloor {
-            state.requestDeferral()
+            state.requestDeferral(waitingFor: found)
             return DeferToEnclosingLookup()
         }
         let path = graph.path(to: current)
