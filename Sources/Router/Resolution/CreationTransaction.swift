@@ -569,7 +569,13 @@ final class WeakCell: CreationCell, @unchecked Sendable {
 /// Thrown inside a lookup of a resettable singleton whose generation a reset released before its instance
 /// was published: the lookup reads or builds the current generation's instead (`createInCurrentGeneration`).
 /// Never leaves the lookup.
-struct GenerationReleased: Error {}
+struct GenerationReleased: Error {
+    /// Whether this lookup built an instance there (torn down since): only such builds count toward
+    /// ``RouteError/generationAttempts``. A claim of a cell released before anything was built in it costs
+    /// nothing, and each one follows another reset, so a lookup racing many resets on other threads is not
+    /// refused (pinned by `resetsRacingLookupsFromManyThreadsRunTheFactoryOncePerGeneration`).
+    var built = false
+}
 
 /// What a claim means to the lookup that made it (see ``Resolver/answer(_:for:published:)``).
 enum ClaimAnswer<Destination> {
@@ -716,10 +722,12 @@ extension Resolver {
         _ entry: Entry<Destination>, _ first: SharedCell<Destination>
     ) throws -> Destination {
         var cell = first
-        for _ in 0..<RouteError.generationAttempts {
+        var builds = 0
+        while builds < RouteError.generationAttempts {
             do {
                 return try createShared(entry, SharedSlot(cell))
-            } catch is GenerationReleased {
+            } catch let released as GenerationReleased {
+                if released.built { builds += 1 }
                 guard let current = entry.singletonCell else { break }
                 if let made = current.instance { return made }
                 cell = current
@@ -730,11 +738,11 @@ extension Resolver {
 
     /// What a lookup that claimed a released cell throws: ``GenerationReleased``, to build in the current
     /// generation, after a reset; `shutDown` once the registry is shutting down.
-    func releasedGeneration<Destination>(_ entry: Entry<Destination>) -> any Error {
+    func releasedGeneration<Destination>(_ entry: Entry<Destination>, built: Bool = false) -> any Error {
         guard entry.resets != nil, entry.lateTeardown?.lifecycle.isClosed != true else {
             return RouteError.shutDownWhileMaking(entry.key.full)
         }
-        return GenerationReleased()
+        return GenerationReleased(built: built)
     }
 
     /// An instance whose publication found its cell released: a registration with a teardown tears it
@@ -746,7 +754,7 @@ extension Resolver {
     {
         guard let teardown = entry.lateTeardown else { return made }
         teardown.run(made)
-        throw releasedGeneration(entry)
+        throw releasedGeneration(entry, built: true)
     }
 
     /// The table that holds `entry` when this lookup's table does not and the instance is held by that

@@ -102,6 +102,9 @@ extension Resolver {
             case .claimAgain: continue
             case .build: break
             }
+            // Whether this lookup built an instance in the released generation: only such builds count toward
+            // the bound (see `GenerationReleased.built`).
+            var built = false
             if cell.isReleased {
                 // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
                 transaction.abandon(cell)
@@ -125,12 +128,13 @@ extension Resolver {
                 // without a teardown keeps what it built, as the synchronous lookup does).
                 guard now, cell.wasRejected, let teardown = entry.lateTeardown else { return made }
                 await teardown.runAsync(made)
+                built = true
             }
             // After a reset, the current generation's instance (built once, as any); after a shutdown, none.
             let failure = releasedGeneration(entry)
             guard failure is GenerationReleased, let current = entry.singletonCell else { throw failure }
             if let made = current.instance { return made }
-            attempts += 1
+            if built { attempts += 1 }
             guard attempts < RouteError.generationAttempts else {
                 throw RouteError.releasedDuringEveryBuild(entry, path: pathTo(entry.key.short))
             }
