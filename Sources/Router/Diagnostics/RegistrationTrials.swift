@@ -449,9 +449,13 @@ final class RegistrationTrialRun: Sendable {
         var seen = Set<ObjectIdentifier>()
         var failures: [(copy: AnyEntry, failure: RouteError)] = []
         for item in made.reversed() where seen.insert(ObjectIdentifier(item.copy)).inserted {
-            guard let teardown = item.lifecycle.state.withLock({ $0.teardowns[item.order] }) else { continue }
+            guard let teardown = item.lifecycle.state.withLock({ $0.teardowns[item.order] }),
+                // The copy's cell released, as shutdown releases the registry's: its instance is this run's to
+                // tear down, and a build of it still running tears its own down.
+                let instance = teardown.release(item.copy)
+            else { continue }
             do {
-                try await teardown.async(item.copy)
+                try await teardown.async(instance)
             } catch {
                 failures.append((item.copy, RouteRegistry.teardownFailure(item.copy, error)))
             }
