@@ -3,15 +3,17 @@
 
 Each mutation below breaks one rule of `Sources/Router/Resolution/CreationMachine.swift` (a lost wake-up,
 an early publication, a failure path that publishes what is not prepared, a missing merge, a missing
-rollback). For each, one at a time, the explorer (`Tests/CreationExplorerTests`) runs against the mutated
+rollback), or of the shared cell's life in `Sources/Router/Resolution/CreationTransaction.swift` (a
+release that loses a published instance's teardown, a publication that does not see its generation was
+released, both sides tearing down), which the explorer drives as the engine's own `SharedCell`. For each, one at a time, the explorer (`Tests/CreationExplorerTests`) runs against the mutated
 machine and must fail: a mutation it does not notice is a rule nothing checks.
 
 The working tree is never modified: the script keeps a copy of the package reduced to `Router` and the
 explorer in `.build-mutants/package` (files rewritten only when their text changed, so that each mutation
 rebuilds only what it touched), writes each mutant there, builds it and runs the explorer's tests.
 
-A mutation is applied by exact text match: its anchor must occur exactly once in the machine's source, or
-the script stops before building anything (a mutation whose text moved must be updated, not skipped).
+A mutation is applied by exact text match: its anchor must occur exactly once in its file (the machine's
+source unless the mutation names another), or the script stops before building anything (a mutation whose text moved must be updated, not skipped).
 
     bash scripts/mutate-creation-machine.sh          # every mutation
     bash scripts/mutate-creation-machine.sh NAME...  # only these
@@ -50,13 +52,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MACHINE = Path("Sources/Router/Resolution/CreationMachine.swift")
+# The shared cell's life (`SharedCell`'s publish and release), which the explorer drives too.
+CELL = Path("Sources/Router/Resolution/CreationTransaction.swift")
 WORK = ROOT / ".build-mutants"
 PACKAGE = WORK / "package"
 SCRATCH = WORK / "scratch"
 # A mutant that makes the explorer loop forever counts as killed, after this long.
 TIMEOUT = int(os.environ.get("ROUTER_MUTANT_TIMEOUT", "600"))
 
-# (name, what it breaks, anchor, replacement). Each anchor is short and distinctive, and occurs exactly once.
+# (name, what it breaks, anchor, replacement[, file]): the file is the machine's unless named. Each anchor
+# is short and distinctive, and occurs exactly once in its file.
 MUTATIONS = [
     # Lost wake-ups: an event ends a wait but does not say so, so the waiter is never woken.
     (
@@ -203,7 +208,37 @@ MUTATIONS = [
         "                    group.failure = failure\n",
         "",
     ),
+    (
+        "release-loses-published-teardown",
+        "a release that finds the instance published does not hand it to its caller: nobody tears it down",
+        "            if exchanged { return state == SharedCellLife.published ? value : nil }\n",
+        "            if exchanged { return nil }\n",
+        CELL,
+    ),
+    (
+        "publish-ignores-release",
+        "a publication does not see that its generation was released: the instance is kept by nobody and never torn down",
+        "        guard !exchanged else { return true }\n",
+        "        _ = exchanged\n        return true\n",
+        CELL,
+    ),
+    (
+        "rejected-publication-serves",
+        "a publication that found its cell released tears its instance down and still serves it: both sides tear it down",
+        "        life.store(SharedCellLife.rejected, ordering: .relaxed)\n",
+        "        life.store(SharedCellLife.published, ordering: .relaxed)\n",
+        CELL,
+    ),
+    (
+        "release-twice",
+        "a release does not move the cell on: a second release (a reset during shutdown) tears the instance down again",
+        "expected: state, desired: SharedCellLife.released, successOrdering: .acquiring,",
+        "expected: state, desired: state, successOrdering: .acquiring,",
+        CELL,
+    ),
 ]
+# Each with its file.
+MUTATIONS = [mutation if len(mutation) == 5 else (*mutation, MACHINE) for mutation in MUTATIONS]
 
 
 def fail(message):
@@ -211,11 +246,11 @@ def fail(message):
     sys.exit(2)
 
 
-def mutant(source, name, anchor, replacement):
+def mutant(source, name, anchor, replacement, file):
     found = source.count(anchor)
     if found != 1:
         where = "not found" if found == 0 else f"found {found} times"
-        fail(f"the anchor of mutation '{name}' is {where} in {MACHINE}; update the mutation to the source:\n{anchor}")
+        fail(f"the anchor of mutation '{name}' is {where} in {file}; update the mutation to the source:\n{anchor}")
     return source.replace(anchor, replacement)
 
 
@@ -350,23 +385,26 @@ def main():
         del arguments[at : at + 2]
         check_unmutated_log(unmutated_log)
     if arguments == ["--list"]:
-        for name, what, _, _ in MUTATIONS:
+        for name, what, _, _, _ in MUTATIONS:
             print(f"{name}: {what}")
         return 0
-    names = [name for name, _, _, _ in MUTATIONS]
+    names = [name for name, _, _, _, _ in MUTATIONS]
     unknown = [name for name in arguments if name not in names]
     if unknown:
         fail(f"no mutation named {', '.join(unknown)} (--list names them)")
     selected = [m for m in MUTATIONS if not arguments or m[0] in arguments]
 
-    original = (ROOT / MACHINE).read_text()
+    originals = {file: (ROOT / file).read_text() for file in (MACHINE, CELL)}
     # Every anchor is checked before anything is built.
-    mutants = [(name, what, mutant(original, name, anchor, replacement)) for name, what, anchor, replacement in selected]
+    mutants = [
+        (name, what, file, mutant(originals[file], name, anchor, replacement, file))
+        for name, what, anchor, replacement, file in selected
+    ]
 
     started = time.monotonic()
     prepare_package()
-    target = PACKAGE / MACHINE
-    write_if_changed(target, original)
+    for file, text in originals.items():
+        write_if_changed(PACKAGE / file, text)
     built, log = build()
     if not built:
         fail(f"the unmutated copy does not build:\n{log[-3000:]}")
@@ -383,9 +421,10 @@ def main():
 
     survivors = []
     try:
-        for name, what, text in mutants:
+        for name, what, file, text in mutants:
             began = time.monotonic()
-            write_if_changed(target, text)
+            for other, original in originals.items():
+                write_if_changed(PACKAGE / other, text if other == file else original)
             built, log = build()
             if not built:
                 fail(f"mutation '{name}' does not compile; fix the mutation:\n{log[-3000:]}")
@@ -400,7 +439,8 @@ def main():
                 if violation:
                     print(f"         {violation[:300]}")
     finally:
-        write_if_changed(target, original)
+        for file, original in originals.items():
+            write_if_changed(PACKAGE / file, original)
 
     print(f"{len(mutants) - len(survivors)} of {len(mutants)} mutations killed in {time.monotonic() - started:.0f} s")
     if survivors:

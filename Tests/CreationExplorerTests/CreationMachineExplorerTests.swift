@@ -56,8 +56,22 @@ struct ModelScenario: CustomStringConvertible {
     /// Blocking lookups that must never be refused: what they need is a group no suspension holds, as it is
     /// published as soon as it is complete (`CreationMachine.publishGroup`), not when its lookup ends.
     var neverRefused: Set<Int> = []
+    /// Actors that release the shared instances while the lookups run, each doing its steps in order, one
+    /// event per cell: a reset (each registration's cell released and replaced by a new generation's), a
+    /// shutdown or a scope's end (the registry or scope closes, then each current cell is released).
+    var releasers: [[ModelRelease]] = []
 
     var description: String { name }
+}
+
+/// What a releasing actor does (see ``ModelScenario/releasers``).
+enum ModelRelease {
+    /// `resetSingletons`: each cell is replaced by a new generation's, and the old one released.
+    case reset
+    /// `shutdown`: the registry closes, then each current cell is released.
+    case shutdown
+    /// The end of a request scope: the scope closes, then each of its cells is released.
+    case endScope
 }
 
 /// What one schedule did, for the checks and for a failure's message.
@@ -81,12 +95,73 @@ final class ModelRun: @unchecked Sendable {
     var results: [Int: Result<Int, ModelFailure>] = [:]
     var violations: [String] = []
     var log: [String] = []
+    /// The engine's own cell of each shared registration's current generation (`SharedCell`): its
+    /// publication and release decide, as they do in the engine, who tears an instance down.
+    var cells: [Int: SharedCell<Int>] = [:]
+    /// The cell each registration's build in progress claimed (its generation's, whatever resets since).
+    var building: [Int: SharedCell<Int>] = [:]
+    /// Whether the registry (or scope) is shut down: claims from now on fail.
+    var closed = false
+    /// How many times each instance was torn down.
+    var teardowns: [Int: Int] = [:]
+    /// Every instance whose publication was tried: each must be torn down exactly once by the end.
+    var publicationsTried: Set<Int> = []
 
     init(_ scenario: ModelScenario) { self.scenario = scenario }
+
+    /// The current generation's cell of `registration`.
+    func cell(_ registration: Int) -> SharedCell<Int> {
+        if let cell = cells[registration] { return cell }
+        let cell = SharedCell<Int>()
+        cells[registration] = cell
+        return cell
+    }
+
+    /// Tears `instance` down, as its registration's teardown would.
+    func tearDown(_ instance: Int, by whom: String) {
+        teardowns[instance, default: 0] += 1
+        log.append("tear down \(name(instances[instance].registration)) #\(instance) (\(whom))")
+        if teardowns[instance] == 2 {
+            violations.append(
+                "\(name(instances[instance].registration)) #\(instance) torn down twice (again by \(whom))")
+        }
+    }
+
+    /// Releases `cell` (see ``SharedCell/release()``): the instance it served, if any, is the releaser's to
+    /// tear down.
+    func release(_ registration: Int, _ cell: SharedCell<Int>, by whom: String) {
+        if cell === cells[registration] { published[registration] = nil }
+        guard let instance = cell.release() else { return }
+        tearDown(instance, by: whom)
+        forget(registration, instance)
+    }
+
+    /// `resetSingletons` for one registration: a new generation's cell, the old one released.
+    func reset(_ registration: Int) {
+        let old = cell(registration)
+        cells[registration] = SharedCell<Int>()
+        log.append("reset \(name(registration))")
+        release(registration, old, by: "the reset")
+        published[registration] = nil
+    }
 
     /// Carries out a publication the machine returned, checking that what it publishes is prepared.
     func publish(_ publication: ModelPublication) {
         let registration = publication.registration
+        let target = building[registration] ?? cell(registration)
+        publicationsTried.insert(publication.instance)
+        guard target.publish(publication.instance) else {
+            // Its generation was released while it was built: its publisher tears it down, once.
+            log.append("publish \(name(registration)) #\(publication.instance): its generation was released")
+            provisional[registration] = nil
+            tearDown(publication.instance, by: "its publisher")
+            forget(registration, publication.instance)
+            return
+        }
+        if target !== cells[registration] {
+            violations.append(
+                "\(name(registration)) #\(publication.instance) published into a released generation's cell")
+        }
         if let already = published[registration] {
             violations.append("\(name(registration)) published twice (#\(already), then #\(publication.instance))")
         }
@@ -109,6 +184,26 @@ final class ModelRun: @unchecked Sendable {
         published[registration] = publication.instance
         provisional[registration] = nil
         log.append("publish \(name(registration)) #\(publication.instance)")
+    }
+
+    /// Carries out what the machine published together (a group, or what a lookup held): when a member's
+    /// generation was released while it was built, the whole group is torn down, by its publisher, and
+    /// nothing of it is published, so no published instance holds a member torn down (a cycle built across
+    /// a reset: a member claimed before it, one after). The cells still open stay open for the next build.
+    func publish(group publications: [ModelPublication]) {
+        let released = publications.first { (building[$0.registration] ?? cell($0.registration)).isReleased }
+        guard publications.count > 1, let released else {
+            for publication in publications { publish(publication) }
+            return
+        }
+        log.append(
+            "\(name(released.registration)) #\(released.instance)'s generation was released: its group is torn down")
+        for publication in publications {
+            publicationsTried.insert(publication.instance)
+            provisional[publication.registration] = nil
+            tearDown(publication.instance, by: "its publisher, with its group")
+            forget(publication.registration, publication.instance)
+        }
     }
 
     func discard(_ publication: ModelPublication) {
@@ -146,6 +241,8 @@ enum ModelFailure: Error, Equatable {
     case factory
     case preparation
     case group
+    /// The registry (or scope) was shut down.
+    case shutDown
 }
 
 /// Runs one schedule: the lookups on threads of their own, one at a time, in the order the choices say.
@@ -172,9 +269,10 @@ final class ModelScheduler: @unchecked Sendable {
         self.preemptionBound = preemptionBound
         self.workers = workers
         run = ModelRun(scenario)
-        turns = scenario.lookups.map { _ in DispatchSemaphore(value: 0) }
-        runnable = scenario.lookups.map { _ in true }
-        finished = scenario.lookups.map { _ in false }
+        let actors = scenario.lookups.count + scenario.releasers.count
+        turns = (0..<actors).map { _ in DispatchSemaphore(value: 0) }
+        runnable = Array(repeating: true, count: actors)
+        finished = Array(repeating: false, count: actors)
         self.forced = forced
     }
 
@@ -187,6 +285,17 @@ final class ModelScheduler: @unchecked Sendable {
                 run.results[index] = lookup.perform()
                 checkInvariants()
                 wakeOthers(than: index)
+                finished[index] = true
+                runnable[index] = false
+                back.signal()
+            }
+        }
+        for (offset, steps) in run.scenario.releasers.enumerated() {
+            let index = run.scenario.lookups.count + offset
+            workers.start(index) { [self] in
+                turns[index].wait()
+                release(index, steps)
+                checkInvariants()
                 finished[index] = true
                 runnable[index] = false
                 back.signal()
@@ -241,6 +350,29 @@ final class ModelScheduler: @unchecked Sendable {
     /// Checks the machine's invariants after the event the running lookup just made.
     private func checkInvariants() {
         for problem in run.machine.invariantViolations() { run.violations.append("invariant: \(problem)") }
+    }
+
+    /// A releasing actor: its steps, one event per cell.
+    private func release(_ index: Int, _ steps: [ModelRelease]) {
+        let shared = run.scenario.registrations.indices.filter { run.scenario.registrations[$0].shared }
+        for step in steps {
+            switch step {
+            case .reset:
+                for registration in shared {
+                    yield(index, waiting: false)
+                    run.reset(registration)
+                }
+            case .shutdown, .endScope:
+                let what = step == .shutdown ? "shutdown" : "the scope's end"
+                yield(index, waiting: false)
+                run.log.append(what)
+                run.closed = true
+                for registration in shared {
+                    yield(index, waiting: false)
+                    run.release(registration, run.cell(registration), by: what)
+                }
+            }
+        }
     }
 
     /// Set when a run deadlocked: parked lookups give up instead of going on.
@@ -311,6 +443,7 @@ struct ModelLookup {
     let index: Int
     let root: Int
     let scheduler: ModelScheduler
+    typealias Machine = ModelRun.Machine
     var run: ModelRun { scheduler.run }
     var txn: Int { index }
     /// The builds in progress, outermost first: registration, instance once its factory returned, whether
@@ -352,7 +485,7 @@ struct ModelLookup {
             let made = try resolve(root, forPreparation: false)
             try runDeferred()
             event("publishHeld") { run in
-                for publication in run.machine.publishHeld(index, by: index) { run.publish(publication) }
+                run.publish(group: run.machine.publishHeld(index, by: index))
             }
             var outcome = eventResult { run in run.machine.commit(index) }
             while true {
@@ -362,7 +495,7 @@ struct ModelLookup {
                     scheduler.yield(index, waiting: true)
                     outcome = run.machine.outcome(of: index)
                 case .ended(let publish, let discard, _, let failure):
-                    for publication in publish { run.publish(publication) }
+                    run.publish(group: publish)
                     for publication in discard { run.discard(publication) }
                     if let failure { return .failure(failure) }
                     return .success(made)
@@ -373,7 +506,7 @@ struct ModelLookup {
             event("rollBack") { run in
                 let outcome = run.machine.rollBack(index, failure: .group, completed: [index: completed])
                 if case .ended(let publish, let discard, _, _) = outcome {
-                    for publication in publish { run.publish(publication) }
+                    run.publish(group: publish)
                     for publication in discard { run.discard(publication) }
                 }
             }
@@ -414,7 +547,7 @@ struct ModelLookup {
             let made = try resolve(registration, forPreparation: false)
             try runDeferred()
             event("publishHeld, nested lookup \(drain)") { run in
-                for publication in run.machine.publishHeld(txn, by: drain) { run.publish(publication) }
+                run.publish(group: run.machine.publishHeld(txn, by: drain))
             }
             if reachedOuterAtTop {
                 // What it returns may hold an unpublished instance: the outer build that gets it is held too.
@@ -425,7 +558,7 @@ struct ModelLookup {
         } catch {
             event("settleHeld, nested lookup \(drain) after \(completed)") { run in
                 let settled = run.machine.settleHeld(txn, by: drain, completed: completed)
-                for publication in settled.publish { run.publish(publication) }
+                run.publish(group: settled.publish)
                 for publication in settled.discard { run.discard(publication) }
             }
             throw error
@@ -480,7 +613,7 @@ struct ModelLookup {
             while true {
                 if scheduler.abandoned { throw ModelFailure.group }
                 let waits = eventResult { run in
-                    run.machine.awaitRelease(txn, registration, isPublished: run.published[registration] != nil)
+                    run.machine.awaitRelease(txn, registration, isPublished: run.cell(registration).instance != nil)
                 }
                 guard waits else { break }
                 scheduler.yield(index, waiting: true)
@@ -488,17 +621,27 @@ struct ModelLookup {
         }
         while true {
             if scheduler.abandoned { throw ModelFailure.group }
-            let outcome = eventResult { run in
-                run.machine.claim(
-                    txn, registration, isPublished: run.published[registration] != nil,
+            let answer = eventResult { run -> Machine.ClaimOutcome? in
+                // After shutdown (or the scope's end) a claim fails, as the engine's `shutDown`.
+                if run.closed { return nil }
+                return run.machine.claim(
+                    txn, registration, isPublished: run.cell(registration).instance != nil,
                     blocking: run.scenario.blockingLookups.contains(index),
                     isAsync: run.scenario.asyncLookups.contains(index))
             }
+            guard let outcome = answer else { throw ModelFailure.shutDown }
             switch outcome {
             case .published:
-                if let instance = run.published[registration] { return instance }
+                if let instance = run.cell(registration).instance {
+                    if run.teardowns[instance] != nil {
+                        run.violations.append(
+                            "L\(index) was served \(run.name(registration)) #\(instance) after its teardown began")
+                    }
+                    return instance
+                }
                 continue
             case .build:
+                run.building[registration] = run.cell(registration)
                 return try build(registration)
             case .provisional:
                 guard let instance = run.provisional[registration] else {
@@ -611,9 +754,7 @@ struct ModelLookup {
                     case .held: break
                     }
                     guard completesGroup else { return }
-                    for publication in run.machine.publishGroup(txn, by: drain, from: frame.node) {
-                        run.publish(publication)
-                    }
+                    run.publish(group: run.machine.publishGroup(txn, by: drain, from: frame.node))
                 }
             }
             let reached = hold
@@ -660,7 +801,7 @@ func explore(
     // One thread per lookup for the whole exploration: thousands of short-lived threads would fill the
     // C library's stack cache, and other tests' threads would get those stacks instead of the size they
     // asked for.
-    let workers = ModelWorkers(count: scenario.lookups.count)
+    let workers = ModelWorkers(count: scenario.lookups.count + scenario.releasers.count)
     defer { workers.stop() }
     while schedules < limit {
         if stop() { return (schedules, nil, true) }
@@ -669,6 +810,7 @@ func explore(
         schedules += 1
         let run = scheduler.run
         var problems = run.violations
+        let violationsBefore = run.violations.count
         if !completed { problems.append("deadlock: lookups left waiting with nobody to wake them") }
         if completed && !run.machine.isIdle {
             problems.append(
@@ -688,7 +830,12 @@ func explore(
             while let next = frontier.popLast() {
                 guard seen.insert(next).inserted else { continue }
                 let reached = run.instances[next].registration
-                if scenario.registrations[reached].shared, run.published[reached] != next {
+                // With releasers, a reset between two lookups may have torn down what a published instance
+                // holds; what it reaches must still have been published, not forgotten.
+                let expected =
+                    scenario.releasers.isEmpty
+                    ? run.published[reached] == next : run.publicationsTried.contains(next)
+                if scenario.registrations[reached].shared, !expected {
                     problems.append(
                         "published \(run.name(registration)) #\(instance) reaches \(run.name(reached)) #\(next), which is not the published one"
                     )
@@ -697,6 +844,9 @@ func explore(
             }
         }
         for (lookup, result) in run.results {
+            // After a shutdown or a scope's end, a lookup may fail with `shutDown`, and so may, with its
+            // group's failure, a lookup whose group it joined.
+            if case .failure(let failure) = result, run.closed, failure == .shutDown || failure == .group { continue }
             if case .failure(.heldByAsync) = result, !scenario.blockingLookups.contains(lookup) {
                 problems.append("L\(lookup) was refused as blocking, but may wait")
             } else if case .failure(.heldByAsync) = result, scenario.neverRefused.contains(lookup) {
@@ -706,11 +856,32 @@ func explore(
             }
             if case .success(let instance) = result {
                 let registration = run.instances[instance].registration
-                if scenario.registrations[registration].shared, run.published[registration] != instance {
+                // With releasers, what a lookup returned may have been released (and torn down) since: it
+                // must have been published (or have landed in a released generation), nothing else.
+                let published =
+                    scenario.releasers.isEmpty
+                    ? run.published[registration] == instance : run.publicationsTried.contains(instance)
+                if scenario.registrations[registration].shared, !published {
                     problems.append("L\(lookup) returned #\(instance), not the published \(run.name(registration))")
                 }
             }
         }
+        // What a shutdown at the end finds: after a shutdown in the schedule, no cell may still serve.
+        for (registration, cell) in run.cells.sorted(by: { $0.key < $1.key }) {
+            guard completed, let instance = cell.release() else { continue }
+            if run.closed {
+                problems.append("\(run.name(registration)) #\(instance) still served after shutdown released its cell")
+            }
+            run.tearDown(instance, by: "the shutdown at the end")
+        }
+        // Every instance whose publication was tried is torn down exactly once: by the release that found
+        // it published, or by its publisher, which found its generation released.
+        for instance in run.publicationsTried.sorted() where completed && run.teardowns[instance] != 1 {
+            let count = run.teardowns[instance] ?? 0
+            let how = count == 0 ? "never torn down" : "torn down \(count) times"
+            problems.append("\(run.name(run.instances[instance].registration)) #\(instance) \(how)")
+        }
+        problems += run.violations.dropFirst(violationsBefore)
         if !problems.isEmpty {
             let path = scheduler.decisions.map { String($0.chosen) }.joined(separator: ",")
             return (
@@ -949,6 +1120,62 @@ struct CreationMachineExplorerTests {
             lookups: [0, 2], failureExpected: true),
     ]
 
+    /// Resets, shutdowns and scope ends at every point of the lookups: each instance whose publication was
+    /// tried is torn down exactly once (by the release that found it published, or by its publisher, which
+    /// found its generation released), nothing is served after its teardown began, nothing is published
+    /// into a released generation, and after a shutdown nothing is served.
+    static let releaseScenarios: [ModelScenario] = [
+        ModelScenario(
+            name: "shutdown while a's preparation (a.b) runs",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1]),
+                ModelRegistration(name: "b"),
+            ],
+            lookups: [0], releasers: [[.shutdown]]),
+        ModelScenario(
+            name: "shutdown while a's factory (a(b)) runs, so that it returns after shutdown began (a late teardown)",
+            registrations: [
+                ModelRegistration(name: "a", initializer: [1]),
+                ModelRegistration(name: "b"),
+            ],
+            lookups: [0, 1], preemptionBound: 2, releasers: [[.shutdown]]),
+        ModelScenario(
+            name: "a reset while a(b) is built, from two lookups of a",
+            registrations: [
+                ModelRegistration(name: "a", initializer: [1]),
+                ModelRegistration(name: "b"),
+            ],
+            lookups: [0, 0], preemptionBound: 2, releasers: [[.reset]]),
+        ModelScenario(
+            name: "a reset during shutdown, while a(b) is built",
+            registrations: [
+                ModelRegistration(name: "a", initializer: [1]),
+                ModelRegistration(name: "b"),
+            ],
+            lookups: [0], preemptionBound: 3, releasers: [[.shutdown], [.reset]]),
+        ModelScenario(
+            name: "a cycle a(b), b.a built across a reset",
+            registrations: [
+                ModelRegistration(name: "a", initializer: [1]),
+                ModelRegistration(name: "b", properties: [0]),
+            ],
+            lookups: [0], releasers: [[.reset]]),
+        ModelScenario(
+            name: "a property cycle a ⇄ b built across two resets, from both sides",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1]),
+                ModelRegistration(name: "b", properties: [0]),
+            ],
+            lookups: [0, 1], preemptionBound: 2, releasers: [[.reset, .reset]]),
+        ModelScenario(
+            name: "a scope ends while a ⇄ b is built from both sides",
+            registrations: [
+                ModelRegistration(name: "a", properties: [1]),
+                ModelRegistration(name: "b", properties: [0]),
+            ],
+            lookups: [0, 1], preemptionBound: 2, releasers: [[.endScope]]),
+    ]
+
     /// Set by the mutation check (`scripts/mutate-creation-machine.sh`), which only needs to know whether a
     /// mutant fails: once one scenario found a violation, the others stop exploring.
     static let stopAtFirstViolation =
@@ -978,6 +1205,11 @@ struct CreationMachineExplorerTests {
     func everyScheduleOfAFailureForgetsWhatWasNotPreparedWakesEveryWaiterAndBuildsEachInstanceOnce(
         _ scenario: ModelScenario
     ) {
+        Self.check(scenario)
+    }
+
+    @Test(arguments: releaseScenarios)
+    func everyScheduleOfAReleaseTearsEachInstanceDownOnceAndServesNothingTornDown(_ scenario: ModelScenario) {
         Self.check(scenario)
     }
 }
