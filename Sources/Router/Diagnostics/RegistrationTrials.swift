@@ -449,9 +449,11 @@ final class RegistrationTrialRun: Sendable {
         var seen = Set<ObjectIdentifier>()
         var failures: [(copy: AnyEntry, failure: RouteError)] = []
         for item in made.reversed() where seen.insert(ObjectIdentifier(item.copy)).inserted {
-            guard let teardown = item.lifecycle.state.withLock({ $0.teardowns[item.order] }) else { continue }
+            guard let teardown = item.lifecycle.state.withLock({ $0.teardowns[item.order] }),
+                let instance = teardown.release(item.copy)
+            else { continue }
             do {
-                try await teardown.async(item.copy)
+                try await teardown.async(instance)
             } catch {
                 failures.append((item.copy, RouteRegistry.teardownFailure(item.copy, error)))
             }

@@ -226,6 +226,14 @@ extension Registration {
                 let made = try original(&resolver)
                 // Made in a copy of a `makeEachRegistration` run: the run tears it down, not the registry.
                 if RegistrationTrialRun.adopts(resolver.top, lifecycle, order) { return made }
+                // Made in an override layer's cell: the layer tears it down when its block ends.
+                if let building = resolver.top?.entry.object, let layer = resolver.overrideLayer(holding: building) {
+                    guard layer.noteMade(building, lifecycle, order) else {
+                        late.run(made)
+                        throw RouteError.overrideEndedWhileMaking(key)
+                    }
+                    return made
+                }
                 guard lifecycle.noteMade(order) else {
                     // Made after shutdown began: shutdown will not see it, so it is torn down here (an
                     // async teardown on a task of its own, which `shutdownAsync()` awaits).
@@ -238,6 +246,15 @@ extension Registration {
                 spec.asyncFactory = { resolver in
                     let made = try await originalAsync(&resolver)
                     if RegistrationTrialRun.adopts(resolver.top, lifecycle, order) { return made }
+                    if let building = resolver.top?.entry.object,
+                        let layer = resolver.overrideLayer(holding: building)
+                    {
+                        guard layer.noteMade(building, lifecycle, order) else {
+                            await late.runAsync(made)
+                            throw RouteError.overrideEndedWhileMaking(key)
+                        }
+                        return made
+                    }
                     guard lifecycle.noteMade(order) else {
                         await late.runAsync(made)
                         throw RouteError.shutDownWhileMaking(key)
