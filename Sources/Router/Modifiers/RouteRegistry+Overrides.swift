@@ -27,7 +27,11 @@ extension RouteRegistry {
     /// singletons, custom-scope instances) that already exist are shared with `operation`; those first
     /// built during it (also after a weak instance was released or a custom scope reset during it, and by
     /// a route made before it and performed during it) are built under the overrides and forgotten with
-    /// them, so the app never gets an instance made with a fake afterwards.
+    /// them, so the app never gets an instance made with a fake afterwards. Those with a `teardown(_:)` are
+    /// torn down once when `operation` returns or throws, the last made first; an async teardown, which
+    /// this form cannot await, and a teardown that throws reach the ``errorHandler`` as
+    /// ``RouteError/Code/teardownFailed``. One whose build finishes after that is torn down at once, and its
+    /// lookup fails with ``RouteError/Code/scopeClosed``.
     /// - Parameters:
     ///   - overrides: Registers the replacements into a registry that is layered over this one.
     ///   - operation: The code that sees the replacements.
@@ -49,7 +53,9 @@ extension RouteRegistry {
     /// Replaces registrations for the duration of an async `operation`, in this task and its child tasks.
     ///
     /// Runs on the caller's executor (`nonisolated(nonsending)`): from main-actor code, both closures run
-    /// on the main actor and may use its state; from elsewhere, they run where the caller runs.
+    /// on the main actor and may use its state; from elsewhere, they run where the caller runs. The shared
+    /// instances first built during `operation` that have a `teardown(_:)` are torn down, async teardowns
+    /// awaited, before this returns (see ``withOverrides(_:operation:)-3w9ib``).
     /// - Parameters:
     ///   - overrides: Registers the replacements into a registry that is layered over this one.
     ///   - operation: The code that sees the replacements.

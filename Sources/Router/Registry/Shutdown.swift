@@ -155,7 +155,9 @@ extension Registration {
     /// or a shutdown released its generation is torn down at once by its own lookup, and never served; one
     /// built anew by
     /// ``RouteRegistry/makeEachRegistration(supplying:)`` (`verifyByMaking()`) is torn down by that run
-    /// when it ends, not by the registry's shutdown. Declare it once per registration. On a registration of any other scope it would never run, so sealing reports it with
+    /// when it ends, not by the registry's shutdown; one built in a `withOverrides` block (a fake, or a
+    /// singleton the block built anew) is torn down when the block ends, not by the registry's shutdown.
+    /// Declare it once per registration. On a registration of any other scope it would never run, so sealing reports it with
     /// ``RouteError/Code/teardownWithoutSingleton``.
     /// - Parameter body: Tears the instance down, given as the key's destination type (cast it to reach the
     ///   type the factory made); what it throws is collected and reported by `shutdown()`.
