@@ -128,6 +128,28 @@ extension RouteError {
         )
     }
 
+    /// A shared instance whose build finished after the `withOverrides` block it was built in had ended: it
+    /// was torn down at once, and its lookup fails with this.
+    static func overrideEndedWhileMaking(_ key: String) -> RouteError {
+        RouteError(
+            .scopeClosed, key: key,
+            reason:
+                "The withOverrides block that \(key) was being made in ended first, so it was torn down and is not served.",
+            hint:
+                "Make the lookups that need the overrides inside the block, and await the tasks it starts before it returns."
+        )
+    }
+
+    /// An instance built in a synchronous `withOverrides` block whose teardown is async, which the block's
+    /// end cannot await.
+    static func overrideEndCannotAwait(_ entry: AnyEntry) -> RouteError {
+        RouteError(
+            .teardownFailed, key: entry.key.full,
+            reason:
+                "A withOverrides block ended, and \(entry.key.full), built in it, has an async teardown, which the synchronous block cannot await: it did not run.",
+            hint: "Use the async form, try await registry.withOverrides { … } operation: { … }, which awaits it.")
+    }
+
     /// The teardown of an instance whose build finished after its generation was released (by a reset or a
     /// shutdown), run by its lookup, threw.
     static func lateTeardownFailure(_ key: String, _ error: any Error) -> RouteError {

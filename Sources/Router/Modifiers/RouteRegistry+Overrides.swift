@@ -27,7 +27,11 @@ extension RouteRegistry {
     /// singletons, custom-scope instances) that already exist are shared with `operation`; those first
     /// built during it (also after a weak instance was released or a custom scope reset during it, and by
     /// a route made before it and performed during it) are built under the overrides and forgotten with
-    /// them, so the app never gets an instance made with a fake afterwards.
+    /// them, so the app never gets an instance made with a fake afterwards. Those with a `teardown(_:)` are
+    /// torn down once when `operation` returns or throws, the last made first; an async teardown, which
+    /// this form cannot await, and a teardown that throws reach the ``errorHandler`` as
+    /// ``RouteError/Code/teardownFailed``. One whose build finishes after that is torn down at once, and its
+    /// lookup fails with ``RouteError/Code/scopeClosed``.
     /// - Parameters:
     ///   - overrides: Registers the replacements into a registry that is layered over this one.
     ///   - operation: The code that sees the replacements.
@@ -49,7 +53,9 @@ extension RouteRegistry {
     /// Replaces registrations for the duration of an async `operation`, in this task and its child tasks.
     ///
     /// Runs on the caller's executor (`nonisolated(nonsending)`): from main-actor code, both closures run
-    /// on the main actor and may use its state; from elsewhere, they run where the caller runs.
+    /// on the main actor and may use its state; from elsewhere, they run where the caller runs. The shared
+    /// instances first built during `operation` that have a `teardown(_:)` are torn down, async teardowns
+    /// awaited, before this returns (see ``withOverrides(_:operation:)-3w9ib``).
     /// - Parameters:
     ///   - overrides: Registers the replacements into a registry that is layered over this one.
     ///   - operation: The code that sees the replacements.
@@ -61,11 +67,16 @@ extension RouteRegistry {
     ) async throws -> Result {
         let (tables, layer) = try overrideTables(overrides)
         overrideCounter.running.add(1, ordering: .relaxed)
-        defer {
-            layer.end()
-            overrideCounter.running.subtract(1, ordering: .relaxed)
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await OverrideContext.$tables.withValue(tables) { try await operation() })
+        } catch {
+            outcome = .failure(error)
         }
-        return try await OverrideContext.$tables.withValue(tables) { try await operation() }
+        // What the block built is torn down, async teardowns awaited, before it returns.
+        await layer.endAsync()
+        overrideCounter.running.subtract(1, ordering: .relaxed)
+        return try outcome.get()
     }
 
     private func overrideTables(
@@ -91,7 +102,7 @@ extension RouteRegistry {
         // Those that have one are shared with the layer, as the app already sees them.
         // Weak and custom-scoped ones get a copy too, seeded with the instance that exists now: one released
         // or reset during the operation is rebuilt in the copy, never in the app's own cell.
-        let inForce = OverrideLayer()
+        let inForce = OverrideLayer(reporter: base.reporter)
         var redirect: [ObjectIdentifier: AnyEntry] = [:]
         for entry in base.allEntriesInChain where entry.scope.isShared {
             let current = base.redirect[ObjectIdentifier(entry)] ?? entry
@@ -147,11 +158,77 @@ final class OverrideLayer: Sendable {
         copies.withLock { $0.append(copy) }
     }
 
+    /// The registry whose error handler hears of the teardowns that fail at the layer's end.
+    private let reporter: WeakRegistry
+    /// The instances with a teardown that the layer's cells made (its registrations' and its copies'), in
+    /// the order their factories returned; nil once the layer ended.
+    private let made = Locked<[Made]?>([])
+
+    /// One instance a cell of the layer made: the registration whose cell holds it, and the lifecycle and
+    /// order under which its teardown is declared.
+    private struct Made: Sendable {
+        let entry: AnyEntry
+        let lifecycle: Lifecycle
+        let order: Int
+    }
+
+    /// One instance the layer's end released, with its teardown, for the end to run.
+    private struct Released: @unchecked Sendable {
+        // @unchecked: `instance` is the registration's shared instance, handed to any thread as a singleton
+        // is; the end that released its cell is the only one to tear it down.
+        let entry: AnyEntry
+        let teardown: Lifecycle.Teardown
+        let instance: Any
+    }
+
+    init(reporter: WeakRegistry) { self.reporter = reporter }
+
     /// Whether the `withOverrides` call is still running.
     var isActive: Bool { active.load(ordering: .acquiring) }
 
-    /// Ends the layer: later lookups skip it, and the child views (which refer back to it) are dropped.
+    /// Records that `entry`, a cell of this layer, made an instance whose teardown is `lifecycle`'s for
+    /// registration `order`; false once the layer ended (the caller then tears the instance down itself).
+    func noteMade(_ entry: AnyEntry, _ lifecycle: Lifecycle, _ order: Int) -> Bool {
+        made.withLock { made in
+            guard made != nil else { return false }
+            made?.append(Made(entry: entry, lifecycle: lifecycle, order: order))
+            return true
+        }
+    }
+
+    /// Ends the layer (see ``close()``) and tears down what its cells made, the last made first, each once;
+    /// a teardown that throws, or an async one, which this cannot await, reaches the error handler as
+    /// ``RouteError/Code/teardownFailed``, and the others still run.
     func end() {
+        for released in close() {
+            guard let sync = released.teardown.sync else {
+                reporter.registry?.errorHandler?(RouteError.overrideEndCannotAwait(released.entry))
+                continue
+            }
+            do {
+                try sync(released.instance)
+            } catch {
+                reporter.registry?.errorHandler?(RouteRegistry.teardownFailure(released.entry, error))
+            }
+        }
+    }
+
+    /// ``end()``, awaiting async teardowns.
+    nonisolated(nonsending) func endAsync() async {
+        for released in close() {
+            do {
+                try await released.teardown.async(released.instance)
+            } catch {
+                reporter.registry?.errorHandler?(RouteRegistry.teardownFailure(released.entry, error))
+            }
+        }
+    }
+
+    /// Ends the layer: later lookups skip it, the child views (which refer back to it) are dropped, and
+    /// the cells that made an instance with a teardown are released (``SharedCell/release()``), as a reset
+    /// or a shutdown releases them: returns the instances they held, the last made first, for the caller
+    /// to tear down. An instance whose build finishes after this is torn down by its own lookup, at once.
+    private func close() -> [Released] {
         active.store(false, ordering: .releasing)
         let dropped = views.withLock { views -> [ObjectIdentifier: SealedTable] in
             defer { views = [:] }
@@ -165,6 +242,19 @@ final class OverrideLayer: Sendable {
         for copy in copied {
             copy.scope.customScope?.forget(ObjectIdentifier(copy))
         }
+        let noted = made.withLock { made -> [Made] in
+            defer { made = nil }
+            return made ?? []
+        }
+        var seen = Set<ObjectIdentifier>()
+        var released: [Released] = []
+        for item in noted.reversed() where seen.insert(ObjectIdentifier(item.entry)).inserted {
+            guard let teardown = item.lifecycle.state.withLock({ $0.teardowns[item.order] }),
+                let instance = teardown.release(item.entry)
+            else { continue }
+            released.append(Released(entry: item.entry, teardown: teardown, instance: instance))
+        }
+        return released
     }
 
     /// The table a child registry's lookups use while this layer is in force: the child's registrations

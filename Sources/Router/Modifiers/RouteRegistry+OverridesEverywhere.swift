@@ -29,8 +29,14 @@ extension RouteRegistry {
         operation: nonisolated(nonsending) () async throws -> Result
     ) async throws -> Result {
         let scope = OverridesEverywhere(overrides, outer: OverrideContext.everywhere)
-        defer { scope.end() }
-        return try await OverrideContext.$everywhere.withValue(scope) { try await operation() }
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await OverrideContext.$everywhere.withValue(scope) { try await operation() })
+        } catch {
+            outcome = .failure(error)
+        }
+        await scope.endAsync()
+        return try outcome.get()
     }
 
     /// `withOverridesEverywhere(_:operation:)` for a synchronous operation.
@@ -102,6 +108,16 @@ final class OverridesEverywhere: Sendable {
             return layers
         }
         for (_, made) in ended { made.layer.end() }
+    }
+
+    /// ``end()``, awaiting the async teardowns of what its layers built.
+    nonisolated(nonsending) func endAsync() async {
+        Self.count(by: -1)
+        let ended = layers.withLock { layers in
+            defer { layers = [:] }
+            return layers
+        }
+        for (_, made) in ended { await made.layer.endAsync() }
     }
 
     /// The table `registry`'s lookups use under this call: its layer over `base` (the registry's own

@@ -155,7 +155,9 @@ extension Registration {
     /// or a shutdown released its generation is torn down at once by its own lookup, and never served; one
     /// built anew by
     /// ``RouteRegistry/makeEachRegistration(supplying:)`` (`verifyByMaking()`) is torn down by that run
-    /// when it ends, not by the registry's shutdown. Declare it once per registration. On a registration of any other scope it would never run, so sealing reports it with
+    /// when it ends, not by the registry's shutdown; one built in a `withOverrides` block (a fake, or a
+    /// singleton the block built anew) is torn down when the block ends, not by the registry's shutdown.
+    /// Declare it once per registration. On a registration of any other scope it would never run, so sealing reports it with
     /// ``RouteError/Code/teardownWithoutSingleton``.
     /// - Parameter body: Tears the instance down, given as the key's destination type (cast it to reach the
     ///   type the factory made); what it throws is collected and reported by `shutdown()`.
@@ -226,6 +228,14 @@ extension Registration {
                 let made = try original(&resolver)
                 // Made in a copy of a `makeEachRegistration` run: the run tears it down, not the registry.
                 if RegistrationTrialRun.adopts(resolver.top, lifecycle, order) { return made }
+                // Made in an override layer's cell: the layer tears it down when its block ends.
+                if let building = resolver.top?.entry.object, let layer = resolver.overrideLayer(holding: building) {
+                    guard layer.noteMade(building, lifecycle, order) else {
+                        late.run(made)
+                        throw RouteError.overrideEndedWhileMaking(key)
+                    }
+                    return made
+                }
                 guard lifecycle.noteMade(order) else {
                     // Made after shutdown began: shutdown will not see it, so it is torn down here (an
                     // async teardown on a task of its own, which `shutdownAsync()` awaits).
@@ -238,6 +248,15 @@ extension Registration {
                 spec.asyncFactory = { resolver in
                     let made = try await originalAsync(&resolver)
                     if RegistrationTrialRun.adopts(resolver.top, lifecycle, order) { return made }
+                    if let building = resolver.top?.entry.object,
+                        let layer = resolver.overrideLayer(holding: building)
+                    {
+                        guard layer.noteMade(building, lifecycle, order) else {
+                            await late.runAsync(made)
+                            throw RouteError.overrideEndedWhileMaking(key)
+                        }
+                        return made
+                    }
                     guard lifecycle.noteMade(order) else {
                         await late.runAsync(made)
                         throw RouteError.shutDownWhileMaking(key)

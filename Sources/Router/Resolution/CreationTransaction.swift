@@ -739,6 +739,10 @@ extension Resolver {
     /// What a lookup that claimed a released cell throws: ``GenerationReleased``, to build in the current
     /// generation, after a reset; `shutDown` once the registry is shutting down.
     func releasedGeneration<Destination>(_ entry: Entry<Destination>, built: Bool = false) -> any Error {
+        // A cell of an override layer whose block has ended (it released the cell at its end).
+        if let layer = overrideLayer(holding: entry), !layer.isActive {
+            return RouteError.overrideEndedWhileMaking(entry.key.full)
+        }
         guard entry.resets != nil, entry.lateTeardown?.lifecycle.isClosed != true else {
             return RouteError.shutDownWhileMaking(entry.key.full)
         }
@@ -755,6 +759,16 @@ extension Resolver {
         guard let teardown = entry.lateTeardown else { return made }
         teardown.run(made)
         throw releasedGeneration(entry, built: true)
+    }
+
+    /// The override layer whose cell `entry` is (a registration of the layer, or its copy of one beneath
+    /// it), as this lookup's table sees it; nil for a registry's own registration, and at once for a lookup
+    /// of a registry with no parent and no override.
+    func overrideLayer(holding entry: AnyEntry) -> OverrideLayer? {
+        tableRef.with { table -> OverrideLayer? in
+            guard table.layer != nil || table.parent != nil else { return nil }
+            return table.owner(of: entry)?.layer
+        }
     }
 
     /// The table that holds `entry` when this lookup's table does not and the instance is held by that
