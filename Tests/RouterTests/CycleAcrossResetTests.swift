@@ -3,10 +3,11 @@ import Testing
 
 // Issue 44, "a cycle built across a reset", the shape the creation explorer found: a cycle whose members
 // were claimed on either side of a reset (A in the old generation, B, claimed inside A's factory, in the
-// new one). The group lands half in a released generation: A is torn down by its publisher, but B is
-// published in the new generation holding that torn-down A, and every later lookup of B is served it.
-// The explorer's model client tears such a group down whole and leaves the open cells for the next build
-// (`CreationMachineExplorerTests`, "a cycle a(b), b.a built across a reset"); the engine does not yet.
+// new one). The group lands half in a released generation: A is torn down by its publisher, and B, which
+// holds that A, must not be published in the new generation.
+// A group is published all or nothing with respect to releases: a member whose publication is rejected
+// keeps the rest unpublished (torn down, their cells left for the next build), as the explorer's model
+// client does (`CreationMachineExplorerTests`, "a cycle a(b), b.a built across a reset").
 
 struct CycleAcrossResetTests {
     @Test func aCycleWhoseMembersWereClaimedOnEitherSideOfAResetPublishesNoMemberHoldingATornDownOne() throws {
@@ -38,8 +39,6 @@ struct CycleAcrossResetTests {
             _ = try? registry.shutdown()
         }
         box.withLock { $0 = nil }
-        withKnownIssue("the engine publishes a group member by member (issue 44); the explorer's model does not") {
-            #expect(servedTornDown.withLock { $0 } == false)
-        }
+        #expect(servedTornDown.withLock { $0 } == false)
     }
 }

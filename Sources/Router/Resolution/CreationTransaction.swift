@@ -168,12 +168,13 @@ final class CreationTransaction: @unchecked Sendable {
     @discardableResult
     func finish(
         _ cell: CreationCell, queuedAfter: Int? = nil, state: ObjectIdentifier, handTo: ObjectIdentifier? = nil,
-        order: Int = .min, publish: @escaping (_ now: Bool) -> Void, discard: @escaping () -> Void
+        order: Int = .min, publish: @escaping (_ now: Bool) -> Void, discard: @escaping () -> Void,
+        revoke: ((_ published: Bool) -> Void)? = nil
     ) -> Bool {
         CreationCoordinator.run { machine in
             switch machine.finish(
                 Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter, handTo: handTo, order: order,
-                payload: Publication(publish: publish, discard: discard))
+                payload: Publication(publish: publish, discard: discard, cell: cell, revoke: revoke))
             {
             case .publish(let publication):
                 publication.publish(true)
@@ -189,25 +190,56 @@ final class CreationTransaction: @unchecked Sendable {
     /// Finishes the build of `cell`, begun at graph node `order` of `state`'s lookup, which completed a group:
     /// every unfinished instance it reached was built inside it, and all their preparations ran. Publishes
     /// it and everything `state` held from `order` on, at once (``CreationMachine/publishGroup(_:by:from:)``);
-    /// in a merged group they stay held until ``commit()``.
+    /// in a merged group they stay held until ``commit()``. The group is published whole with respect to
+    /// releases (``publishWhole(_:)``).
     func finishGroup(
         _ cell: CreationCell, order: Int, state: ObjectIdentifier, publish: @escaping (_ now: Bool) -> Void,
-        discard: @escaping () -> Void
+        discard: @escaping () -> Void, revoke: ((_ published: Bool) -> Void)? = nil
     ) {
         CreationCoordinator.run { machine in
+            var group: [Publication] = []
             switch machine.finish(
                 Ref(self), Ref(cell), drain: state, queuedAfter: nil, order: order,
-                payload: Publication(publish: publish, discard: discard))
+                payload: Publication(publish: publish, discard: discard, cell: cell, revoke: revoke))
             {
             // Not `now`: this lookup returns the instance whatever the publication found, so one that lands in a
             // released generation is torn down on a task of its own, as the rest of its group is.
-            case .publish(let publication): publication.publish(false)
+            case .publish(let publication): group.append(publication)
             case .discard(let publication):
                 publication.discard()
                 return
             case .held: break
             }
-            for publication in machine.publishGroup(Ref(self), by: state, from: order) { publication.publish(false) }
+            group += machine.publishGroup(Ref(self), by: state, from: order)
+            Self.publishWhole(group)
+        }
+    }
+
+    /// Publishes the members of a group, all or nothing with respect to releases: once a member's
+    /// publication is rejected (a reset or a shutdown released its cell first; its publisher tears it down),
+    /// no member is left published. The members not yet published are revoked unpublished (forgotten and
+    /// torn down: their cells stay open, for the next lookup to build the whole group again); the members
+    /// published before it are withdrawn (a resettable singleton's cell, if still its registration's current
+    /// one, is replaced by a fresh one and released, and the instance torn down by whoever released it). A
+    /// lookup on another thread may have read a withdrawn member in between, as it may read an instance a
+    /// reset tears down next; no later lookup is served it. A member without `revoke` (an async build, a
+    /// weak or custom-scope cell) is published as before. Call with the coordinator's lock held.
+    static func publishWhole(_ group: [Publication]) {
+        var rejectedAt: Int?
+        for (index, publication) in group.enumerated() {
+            publication.publish(false)
+            if publication.cell?.wasRejected == true {
+                rejectedAt = index
+                break
+            }
+        }
+        guard let rejectedAt else { return }
+        for (index, publication) in group.enumerated() where index != rejectedAt {
+            if let revoke = publication.revoke {
+                revoke(index < rejectedAt)
+            } else if index > rejectedAt {
+                publication.publish(false)
+            }
         }
     }
 
@@ -292,7 +324,7 @@ final class CreationTransaction: @unchecked Sendable {
     }
 
     private static func carryOut(publish: [Publication], discard: [Publication], release: [Ref<CreationCell>]) {
-        for publication in publish { publication.publish(false) }
+        publishWhole(publish)
         for publication in discard { publication.discard() }
         for cell in release { cell.object.discardProvisional() }
     }
@@ -305,6 +337,12 @@ struct Publication {
     /// (its caller is still there to act on the outcome), false when a later event publishes what was held.
     let publish: (_ now: Bool) -> Void
     let discard: () -> Void
+    /// The cell it publishes into, for ``CreationTransaction/publishWhole(_:)``.
+    var cell: CreationCell?
+    /// Undoes the member's part in a group another member of which landed in a released generation
+    /// (``CreationTransaction/publishWhole(_:)``): `published` tells whether `publish` ran (and was not
+    /// rejected). Call with the coordinator's lock held.
+    var revoke: ((_ published: Bool) -> Void)?
 }
 
 /// An object as a key of the creation machine: equal when identical, and kept alive while the machine
@@ -692,7 +730,7 @@ extension Resolver {
                     // The lookup returns the group whatever its publication found (see `finishGroup`): one that
                     // lands in a released generation is torn down on a task of its own.
                     if !slot.publish(made) { entry.lateTeardown?.start(made) }
-                }, discard: { slot.discard() })
+                }, discard: { slot.discard() }, revoke: { slot.revoke(made, of: entry, published: $0) })
             return made
         }
         // A preparation needs an object an enclosing factory is still building, or the instance reached an
@@ -709,7 +747,7 @@ extension Resolver {
                 // that lands in a released generation is torn down on a task of its own.
                 if !slot.publish(made) { entry.lateTeardown?.start(made) }
             },
-            discard: { slot.discard() })
+            discard: { slot.discard() }, revoke: { slot.revoke(made, of: entry, published: $0) })
         return made
     }
 
@@ -915,6 +953,21 @@ struct SharedSlot<Value> {
     let publish: (Value) -> Bool
     /// Forgets the provisional instance; call with the coordinator's lock held.
     let discard: () -> Void
+
+    /// Undoes a member's part in a group published across a release (see
+    /// ``CreationTransaction/publishWhole(_:)``). Unpublished, it is forgotten and torn down: its cell
+    /// stays open for the next build. Published, a resettable singleton is withdrawn: if its cell is still
+    /// the current generation's, a fresh one replaces it and the instance the release hands back is torn
+    /// down (a reset that released the cell first tears it down itself); another kind stays published.
+    /// Called with the coordinator's lock held.
+    func revoke(_ made: Value, of entry: Entry<Value>, published: Bool) {
+        guard published else {
+            discard()
+            entry.lateTeardown?.start(made)
+            return
+        }
+        if let withdrawn = entry.resets?.withdraw(cell) { entry.lateTeardown?.start(withdrawn) }
+    }
 
     init(_ cell: SharedCell<Value>) {
         self.cell = cell

@@ -44,6 +44,21 @@ final class SingletonGenerations<Value>: Sendable {
         return old.release()
     }
 
+    /// Starts a new generation if `published` is still the current generation's cell: withdraws an
+    /// instance published in a group another member of which landed in a released generation
+    /// (``CreationTransaction/publishWhole(_:)``). Returns the instance the released cell held, if this
+    /// call released it: the caller owns its teardown.
+    func withdraw(_ published: CreationCell) -> Value? {
+        let fresh = SharedCell<Value>()
+        let old: SharedCell<Value>? = cell.withLock { current in
+            guard current === published else { return nil }
+            let old = current
+            current = fresh
+            return old
+        }
+        return old?.release()
+    }
+
     /// Publishes this registration's built instance, if any, in `copy`'s cell (an override layer's copy
     /// of the registration shares the instance built before it, as it shares a plain singleton's).
     func seed(_ copy: SingletonGenerations<Value>) {
