@@ -212,24 +212,42 @@ struct SharedInstanceLifeTests {
         }
     }
 
-    @Test func anAsyncLookupWhosePreparationRunsWhenShutdownBeginsIsTornDownOnceAndFailsWithShutDown() async throws {
+    @Test func anAsyncLookupWhosePreparationRunsWhenShutdownBeginsIsTornDownOnceAndFailsWithShutDown() throws {
         let torn = Counter()
         let (prepared, preparedSignal) = AsyncStream<Void>.makeStream()
         let proceed = Signal()
+        // Whether the preparation was still running when shutdown had finished: the scenario's premise. Its
+        // wait is bounded; were it to end first, the lookup would publish before shutdown began, and shutdown
+        // would tear the published instance down: a success, rightly.
+        let preparedUntilShutdown = TestLocked(false)
         let registry = try sealedRegistry { registry in
             try registry.registerAsync(.engine) { _ async in V8() }.scope(.singleton)
                 .preparing { _, _ in
                     preparedSignal.yield()
-                    proceed.wait()
+                    let fired = proceed.wait(seconds: 30)
+                    preparedUntilShutdown.withLock { $0 = fired }
                 }
                 .teardown { _ in torn.increment() }
         }
-        let lookup = Task { try await registry.makeDestinationAsync(to: .engine).horsepower }
-        for await _ in prepared { break }
-        try registry.shutdown()
-        proceed.fire()
-        let result = await lookup.result
-        #expect(isShutDown(result))
+        let outcome = TestLocked<Result<Int, any Error>?>(nil)
+        let shutDownCleanly = TestLocked(false)
+        // On threads of its own: the preparation blocks the thread it runs on, and the test's side must run
+        // meanwhile. On the shared cooperative pool, which the suites running in parallel may starve for
+        // minutes, the test's side could resume after the preparation's wait ended.
+        asyncScenarioFinishes(width: 2, bound: 30) {
+            // A child task, so that it runs on the scenario's threads too.
+            async let made = registry.makeDestinationAsync(to: .engine)
+            for await _ in prepared { break }
+            let shutdown = (try? registry.shutdown()) != nil
+            proceed.fire()
+            let result: Result<Int, any Error>
+            do { result = .success(try await made.horsepower) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
+            shutDownCleanly.withLock { $0 = shutdown }
+        }
+        #expect(shutDownCleanly.withLock { $0 })
+        #expect(preparedUntilShutdown.withLock { $0 })
+        #expect(isShutDown(outcome.withLock { $0 }))
         #expect(torn.value == 1)
     }
 
