@@ -6,6 +6,15 @@ import Synchronization
 // Hand-wired code, Router and Swinject doing the same work in one process, interleaved.
 // swift run -c release --package-path Benchmarks RouterBenchmarks [--quick]
 
+if CommandLine.arguments.contains("--load") {
+    do {
+        exit(try await runLoadProfile(check: CommandLine.arguments.contains("--check")) ? 0 : 1)
+    } catch {
+        print("\(error)")
+        exit(1)
+    }
+}
+
 if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     do {
         let arguments = Array(CommandLine.arguments[(flag + 1)...])

@@ -115,6 +115,9 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         var hasProvisional = false
         /// Whether its instance is finished and held back (see ``Held``), not being built.
         var isHeld = false
+        /// The transactions waiting for it (each with `waitingFor` this cell), so that the event that ends
+        /// their waits finds them here instead of among every transaction.
+        var waiters: [Txn] = []
     }
 
     struct TxnRecord {
@@ -122,7 +125,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         /// The cell this transaction waits for; nil when it is not waiting (or its wait has ended).
         var waitingFor: Cell?
         var held: [Held] = []
-        /// The cells it claimed, outermost first (for messages).
+        /// The cells it claimed, outermost first (for messages, and for its end: what it still owns is among
+        /// them, so that ending it releases only its own cells).
         var claims: [Cell] = []
         var finished = false
         /// Whether it committed and waits for the rest of its group.
@@ -169,13 +173,27 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     /// group's end): the binding must wake the waiting threads. Waking without it is harmless; not waking
     /// with it set is a lost wake-up, which the explorer reports as a deadlock.
     private(set) var needsWake = false
+    /// The transactions whose waits the events since the last ``takeWoken()`` ended (a transaction may be
+    /// named twice): the binding wakes exactly these, each on its own.
+    private(set) var woken: [Txn] = []
 
     init() {}
 
     /// Whether waiters must be woken, clearing the flag.
     mutating func takeWake() -> Bool {
-        defer { needsWake = false }
+        defer {
+            needsWake = false
+            if !woken.isEmpty { woken = [] }
+        }
         return needsWake
+    }
+
+    /// The transactions to wake (see ``woken``), clearing the list and the flag.
+    mutating func takeWoken() -> [Txn] {
+        needsWake = false
+        var taken: [Txn] = []
+        swap(&taken, &woken)
+        return taken
     }
 
     /// How many records the machine holds (owned cells, transactions, groups).
@@ -203,7 +221,7 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         _ txn: Txn, _ cell: Cell, isPublished: Bool, blocking: @autoclosure () -> Bool = false, isAsync: Bool = false
     ) -> ClaimOutcome {
         begin(txn, isAsync: isAsync)
-        update(txn) { $0.waitingFor = nil }
+        stopWaiting(txn)
         while true {
             guard let mine = txns[txn], let group = groups[mine.group] else { return .build }
             if isPublished { return .published }
@@ -228,10 +246,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             }
             // Asked only for a wait, which is the slow path already.
             let blocks = blocking()
-            update(txn) {
-                $0.waitingFor = cell
-                $0.waitBlocks = blocks
-            }
+            update(txn) { $0.waitBlocks = blocks }
+            startWaiting(txn, for: cell)
             return .wait
         }
     }
@@ -424,11 +440,11 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     /// a cycle, which the claim then merges or reports).
     mutating func awaitRelease(_ txn: Txn, _ cell: Cell, isPublished: Bool, isAsync: Bool = true) -> Bool {
         begin(txn, isAsync: isAsync)
-        txns[txn]?.waitingFor = nil
+        stopWaiting(txn)
         guard !isPublished, let record = cells[cell], let mine = txns[txn]?.group, groups[mine]?.failure == nil,
             let theirs = txns[record.owner]?.group, theirs != mine, groupChain(from: theirs, to: mine) == nil
         else { return false }
-        txns[txn]?.waitingFor = cell
+        startWaiting(txn, for: cell)
         return true
     }
 
@@ -466,6 +482,21 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             for item in record.held where cells[item.cell]?.owner != txn {
                 problems.append("transaction \(txn) holds \(item.cell) without owning it")
             }
+            if let cell = record.waitingFor, let waiters = cells[cell]?.waiters,
+                waiters.count(where: { $0 == txn }) != 1
+            {
+                problems.append(
+                    "transaction \(txn) waits for \(cell) but is listed \(waiters.count(where: { $0 == txn })) times among its waiters"
+                )
+            }
+        }
+        for (cell, record) in cells {
+            for waiter in record.waiters where txns[waiter]?.waitingFor != cell {
+                problems.append("\(waiter) is listed as waiting for \(cell), which it does not wait for")
+            }
+            if let owner = txns[record.owner], !owner.claims.contains(cell) {
+                problems.append("cell \(cell) is owned by \(record.owner), which did not claim it")
+            }
         }
         for (id, group) in groups {
             if group.members.isEmpty { problems.append("group \(id) has no members") }
@@ -489,10 +520,8 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         guard let mine = txns[txn], var group = groups[mine.group] else {
             return .ended(publish: [], discard: [], release: [], failure: nil)
         }
-        update(txn) {
-            $0.finished = true
-            $0.waitingFor = nil
-        }
+        stopWaiting(txn)
+        update(txn) { $0.finished = true }
         group.unfinished -= 1
         var publish: [Payload] = []
         var discard: [Payload] = []
@@ -511,8 +540,10 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 if group.failure == nil {
                     group.failure = failure
                     // Members waiting for a cell or for the group learn of the failure.
-                    needsWake = true
-                    for member in group.members { txns[member]?.waitingFor = nil }
+                    for member in group.members {
+                        stopWaiting(member)
+                        wake(member)
+                    }
                 }
                 for member in group.members {
                     for item in txns[member]?.held ?? [] {
@@ -545,11 +576,11 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             releasedCells += releaseOwned(by: member)
         }
         groups[mine.group] = nil
-        needsWake = true
         for member in group.members where member != txn {
             if txns[member]?.waitsForGroup == true {
                 // It waits in `commit` for this moment; its items were published or forgotten above.
                 txns[member]?.outcome = GroupEnd(publish: [], discard: [], release: [], failure: failed)
+                wake(member)
             } else {
                 txns[member] = nil
             }
@@ -561,10 +592,11 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     /// Ends the blocking waits for `held` (instances now held by a group with an async member): each such
     /// waiter must look again, and its claim is refused instead of waiting.
     private mutating func endBlockingWaits(for held: [Cell]) {
-        for (other, record) in txns where record.waitBlocks {
-            guard let cell = record.waitingFor, held.contains(cell) else { continue }
-            txns[other]?.waitingFor = nil
-            needsWake = true
+        for cell in held {
+            for other in cells[cell]?.waiters ?? [] where txns[other]?.waitBlocks == true {
+                stopWaiting(other)
+                wake(other)
+            }
         }
     }
 
@@ -582,29 +614,57 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
 
     /// Removes `cell`'s ownership and ends every wait for it.
     private mutating func release(_ cell: Cell) {
-        cells[cell] = nil
-        for (txn, record) in txns where record.waitingFor == cell {
-            txns[txn]?.waitingFor = nil
-            needsWake = true
+        guard let record = cells.removeValue(forKey: cell) else { return }
+        for txn in record.waiters {
+            update(txn) { $0.waitingFor = nil }
+            wake(txn)
         }
     }
 
-    /// Releases every cell `txn` still owns (claimed, never finished nor abandoned).
+    /// Releases every cell `txn` still owns (claimed, never finished nor abandoned): they are among its
+    /// claims, so only those are looked at.
     private mutating func releaseOwned(by txn: Txn) -> [Cell] {
-        // Most lookups end owning nothing: then nothing is scanned nor allocated.
-        guard !cells.isEmpty else { return [] }
-        let owned = cells.filter { $0.value.owner == txn }.map(\.key)
-        for cell in owned { release(cell) }
+        // Most lookups end owning nothing: then nothing is allocated.
+        guard !cells.isEmpty, let claims = txns[txn]?.claims, !claims.isEmpty else { return [] }
+        var owned: [Cell] = []
+        for cell in claims where cells[cell]?.owner == txn {
+            owned.append(cell)
+            release(cell)
+        }
         return owned
     }
 
     /// Ends the waits for `cell` of members of `txn`'s group (its provisional instance is theirs to use).
     private mutating func endWaits(for cell: Cell, groupOf txn: Txn) {
         guard let group = txns[txn]?.group else { return }
-        for (other, record) in txns where record.waitingFor == cell && record.group == group {
-            txns[other]?.waitingFor = nil
-            needsWake = true
+        for other in cells[cell]?.waiters ?? [] where txns[other]?.group == group {
+            stopWaiting(other)
+            wake(other)
         }
+    }
+
+    /// Records that `txn` waits for `cell`, which has a record (it is claimed): on the transaction, and among
+    /// the cell's waiters.
+    private mutating func startWaiting(_ txn: Txn, for cell: Cell) {
+        guard let index = cells.index(forKey: cell) else { return }
+        update(txn) { $0.waitingFor = cell }
+        cells.values[index].waiters.append(txn)
+    }
+
+    /// Ends `txn`'s wait, if it waits, without a wake-up: the caller records one (``wake(_:)``) unless `txn`
+    /// ends its own wait.
+    private mutating func stopWaiting(_ txn: Txn) {
+        guard let index = txns.index(forKey: txn), let cell = txns.values[index].waitingFor else { return }
+        txns.values[index].waitingFor = nil
+        guard let record = cells.index(forKey: cell), let at = cells.values[record].waiters.firstIndex(of: txn)
+        else { return }
+        cells.values[record].waiters.remove(at: at)
+    }
+
+    /// Records that `txn`'s wait ended (by another transaction's event): the binding must wake it.
+    private mutating func wake(_ txn: Txn) {
+        woken.append(txn)
+        needsWake = true
     }
 
     /// The transaction `txn` waits for.
@@ -672,18 +732,21 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
             endBlockingWaits(for: target.members.flatMap { member in txns[member]?.held.map(\.cell) ?? [] })
         }
         // A member waiting for a group-mate's cell whose factory returned may take the instance now.
+        var ended: [Txn] = []
         for member in target.members {
             if let cell = txns[member]?.waitingFor, let record = cells[cell], record.hasProvisional,
                 txns[record.owner]?.group == into
             {
-                txns[member]?.waitingFor = nil
+                stopWaiting(member)
+                ended.append(member)
             }
         }
         // Members waiting for a group-mate's cell whose factory runs must look again: the wait may now
         // be an initializer cycle within the group.
-        needsWake = true
         for member in target.members where txns[member]?.waitingFor != nil {
-            txns[member]?.waitingFor = nil
+            stopWaiting(member)
+            ended.append(member)
         }
+        for member in ended { wake(member) }
     }
 }

@@ -36,6 +36,14 @@ final class CreationTransaction: @unchecked Sendable {
     /// Whether the transaction belongs to an async lookup, which may suspend while it holds instances back.
     let isAsync: Bool
 
+    /// The continuation of its async lookup while it is suspended waiting (``CreationCoordinator/park(_:_:_:)``):
+    /// the event that ends the wait resumes it, found from the transaction the machine names, not from a list
+    /// of every suspended lookup.
+    fileprivate var parked: CheckedContinuation<Void, Never>?
+    /// The condition its thread waits on while it blocks waiting (made at its first blocking wait): the event
+    /// that ends the wait signals this thread only.
+    fileprivate var condition: MonitorCondition?
+
     init(isAsync: Bool = false) {
         self.isAsync = isAsync
     }
@@ -62,7 +70,7 @@ final class CreationTransaction: @unchecked Sendable {
         try CreationCoordinator.runWaiting { shared, held in
             while true {
                 if let claim = try step(&shared.machine, claiming: cell, for: entry, blocking: true) { return claim }
-                CreationCoordinator.wait(&shared, held)
+                CreationCoordinator.wait(&shared, held, for: self)
             }
         }
     }
@@ -294,7 +302,7 @@ final class CreationTransaction: @unchecked Sendable {
             while true {
                 switch outcome {
                 case .waitForGroup:
-                    CreationCoordinator.wait(&shared, held)
+                    CreationCoordinator.wait(&shared, held, for: self)
                     outcome = shared.machine.outcome(of: Ref(self))
                 case .ended(let publish, let discard, let release, let failure):
                     Self.carryOut(publish: publish, discard: discard, release: release)
@@ -368,19 +376,15 @@ typealias EngineCreationMachine = CreationMachine<
 /// is held) and provisional instances. It is never held while user code runs: factories and preparations
 /// run outside it, so a factory may wait for another thread's lookup of any other registration.
 enum CreationCoordinator {
-    /// What the lock guards, for every registry: the creation protocol's state, and the async lookups
-    /// waiting for a transaction's instance, suspended (each resumes when the machine says its wait ended,
-    /// as a waiting thread wakes).
+    /// What the lock guards, for every registry: the creation protocol's state. (A waiting thread, or a
+    /// suspended async lookup, is found from its transaction: its condition or continuation is the
+    /// transaction's, and the machine names the transactions whose waits ended.)
     struct Shared {
         var machine = EngineCreationMachine()
-        var parked: [Parked] = []
     }
 
-    /// The lock, its condition, and what they guard.
+    /// The lock and what it guards.
     private static let monitor = Monitor(Shared())
-
-    /// A suspended async lookup: its transaction, and the continuation that resumes it.
-    typealias Parked = (txn: Ref<CreationTransaction>, waiter: CheckedContinuation<Void, Never>)
 
     /// The lock's proof, for ``wait(_:_:)`` and ``park(_:_:_:)``.
     typealias Held = Monitor<Shared>.Held
@@ -416,11 +420,12 @@ enum CreationCoordinator {
         }
     }
 
-    /// Waits until another thread wakes the waiters; call inside ``runWaiting(_:)``, in a loop that looks at the
-    /// machine again after each return. Wakes the others first if the machine says a wait ended (a merge
-    /// may have done so just before this thread waits); when that resumes parked async lookups, it
-    /// returns at once instead of waiting, having released the lock while it resumed them.
-    static func wait(_ shared: inout Shared, _ held: borrowing Held) {
+    /// Waits until an event ends `txn`'s wait (or its group's end, for a member waiting in
+    /// ``CreationTransaction/commit()``) and signals its condition; call inside ``runWaiting(_:)``, in a loop
+    /// that looks at the machine again after each return. Wakes the others first if the machine says a wait
+    /// ended (a merge may have done so just before this thread waits); when that resumes parked async
+    /// lookups, it returns at once instead of waiting, having released the lock while it resumed them.
+    static func wait(_ shared: inout Shared, _ held: borrowing Held, for txn: CreationTransaction) {
         let resumed = wake(&shared, held)
         guard resumed.isEmpty else {
             // Resumed without the lock: a task executor may run the task before `resume` returns, and the
@@ -428,7 +433,14 @@ enum CreationCoordinator {
             monitor.unlocked(held) { for waiter in resumed { waiter.resume() } }
             return
         }
-        monitor.wait(held)
+        let condition: MonitorCondition
+        if let made = txn.condition {
+            condition = made
+        } else {
+            condition = MonitorCondition()
+            txn.condition = condition
+        }
+        monitor.wait(on: condition, held)
     }
 
     /// Suspends the async lookup of `txn`, whose wait the machine just recorded, until the wait ends;
@@ -436,21 +448,26 @@ enum CreationCoordinator {
     static func park(
         _ shared: inout Shared, _ txn: CreationTransaction, _ waiter: CheckedContinuation<Void, Never>
     ) {
-        shared.parked.append((Ref(txn), waiter))
+        txn.parked = waiter
     }
 
-    /// If the machine says a wait ended: wakes the waiting threads, and takes the parked async lookups
-    /// whose wait ended off the list, for the caller to resume once it released the lock.
+    /// If the machine says a wait ended: wakes each transaction whose wait ended, and no other. A thread
+    /// waiting is signalled on its own condition; a parked async lookup's continuation is taken from its
+    /// transaction, for the caller to resume once it released the lock.
     private static func wake(_ shared: inout Shared, _ held: borrowing Held) -> [CheckedContinuation<Void, Never>] {
-        guard shared.machine.takeWake() else { return [] }
-        monitor.broadcast(held)
-        guard !shared.parked.isEmpty else { return [] }
+        guard shared.machine.needsWake else { return [] }
         var resumed: [CheckedContinuation<Void, Never>] = []
-        var still: [Parked] = []
-        for entry in shared.parked {
-            if shared.machine.isWaiting(entry.txn) { still.append(entry) } else { resumed.append(entry.waiter) }
+        for txn in shared.machine.takeWoken() {
+            let transaction = txn.object
+            if let waiter = transaction.parked {
+                // Still waiting (for another cell since): a later event ends that wait and wakes it.
+                if shared.machine.isWaiting(txn) { continue }
+                transaction.parked = nil
+                resumed.append(waiter)
+            } else if let condition = transaction.condition {
+                monitor.signal(condition, held)
+            }
         }
-        shared.parked = still
         return resumed
     }
 }

@@ -639,10 +639,42 @@ extension RouteRegistry {
         unsafe pthread_cond_broadcast(condition)
     }
 
+    /// Releases the lock until another thread signals `condition` (``signal(_:_:)``), then takes it again.
+    /// Each waiting thread waits on a condition of its own, so a wake-up reaches only the thread it is for.
+    func wait(on condition: MonitorCondition, _ held: borrowing Held) {
+        unsafe pthread_cond_wait(condition.condition, mutex)
+    }
+
+    /// Wakes the thread waiting on `condition` in ``wait(on:_:)``, if any.
+    func signal(_ condition: MonitorCondition, _ held: borrowing Held) {
+        unsafe pthread_cond_signal(condition.condition)
+    }
+
     /// Runs `body` without the lock (it must not touch the state), then takes the lock again.
     func unlocked(_ held: borrowing Held, _ body: () -> Void) {
         unsafe pthread_mutex_unlock(mutex)
         body()
         unsafe pthread_mutex_lock(mutex)
+    }
+}
+
+/// A condition one thread waits on with a ``Monitor``'s lock held (``Monitor/wait(on:_:)``), and another
+/// signals with it held (``Monitor/signal(_:_:)``): the wake-up of one waiting transaction.
+///
+/// `@safe`: the condition is allocated and initialised in `init`, destroyed and freed in `deinit` only, and
+/// used only through the monitor, under its lock; a thread waits on it only while something (the waiting
+/// transaction, which owns it) keeps it alive, so it is never destroyed while a thread waits on it.
+@safe final class MonitorCondition: @unchecked Sendable {
+    // @unchecked: the condition is waited on and signalled only with the monitor's lock held.
+    fileprivate let condition: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        unsafe condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        unsafe pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        unsafe pthread_cond_destroy(condition)
+        unsafe condition.deallocate()
     }
 }

@@ -1,0 +1,180 @@
+import Foundation
+import Router
+import Synchronization
+
+// s17: requests in flight (issue 44). Tasks run requests back to back, 2 or 256 of them at once; a request
+// opens a request scope, supplies its context and makes a tree of four request-scoped instances whose root
+// comes from an async factory that suspends once. The same tree through a child registry per request, and
+// by hand. Reported as requests per second and as ratios, which the machine's speed cancels out of:
+// each variant at 256 against itself at 2, and the request scope against the child registry at each.
+//
+//   swift run -c release --package-path Benchmarks RouterBenchmarks --load [--check]
+
+/// The request's root: request-scoped, from an async factory that suspends once.
+protocol LoadHandler: AnyObject, Sendable {}
+/// Its three request-scoped dependencies (the first reads the request's context).
+protocol LoadLogger: AnyObject, Sendable {}
+protocol LoadStore: AnyObject, Sendable {}
+protocol LoadAudit: AnyObject, Sendable {}
+final class LoadLoggerImpl: LoadLogger {
+    let context: any RequestContext
+    init(context: any RequestContext) { self.context = context }
+}
+final class LoadStoreImpl: LoadStore {}
+final class LoadAuditImpl: LoadAudit {}
+final class LoadHandlerImpl: LoadHandler {
+    let logger: any LoadLogger
+    let store: any LoadStore
+    let audit: any LoadAudit
+    init(logger: any LoadLogger, store: any LoadStore, audit: any LoadAudit) {
+        self.logger = logger
+        self.store = store
+        self.audit = audit
+    }
+}
+extension RoutableService where Destination == any LoadHandler {
+    static var loadHandler: Self { Self(declaring: (any LoadHandler).self) }
+}
+extension RoutableService where Destination == any LoadLogger {
+    static var loadLogger: Self { Self(declaring: (any LoadLogger).self) }
+}
+extension RoutableService where Destination == any LoadStore {
+    static var loadStore: Self { Self(declaring: (any LoadStore).self) }
+}
+extension RoutableService where Destination == any LoadAudit {
+    static var loadAudit: Self { Self(declaring: (any LoadAudit).self) }
+}
+
+/// The tree's registrations: request-scoped (`scope`) or transient, with the context supplied per scope or
+/// registered (by each child registry; here a placeholder so that the parent seals).
+func registerLoadServices(in registry: RouteRegistry, requestScoped: Bool) throws {
+    if requestScoped {
+        try registry.registerSupplied(.requestContext)
+    } else {
+        try registry.register(.requestContext) { _ in RequestContextValue(id: -1) }
+    }
+    let scope: Scope = requestScoped ? .request : .transient
+    try registry.register(.loadLogger) { r in LoadLoggerImpl(context: try r.resolve(.requestContext)) }
+        .scope(scope)
+    try registry.register(.loadStore) { _ in LoadStoreImpl() }.scope(scope)
+    try registry.register(.loadAudit) { _ in LoadAuditImpl() }.scope(scope)
+    try registry.registerAsync(.loadHandler) { r async throws in
+        await Task.yield()
+        return LoadHandlerImpl(
+            logger: try r.resolve(.loadLogger), store: try r.resolve(.loadStore), audit: try r.resolve(.loadAudit))
+    }.scope(scope)
+}
+
+/// The variants of s17.
+enum LoadVariant: String, CaseIterable, Sendable {
+    case requestScope = "request scope"
+    case childRegistry = "child registry"
+    case handwired = "hand-wired"
+
+    /// One request.
+    @inline(never)
+    func request(_ registry: RouteRegistry, _ id: Int) async throws -> any LoadHandler {
+        switch self {
+        case .requestScope:
+            let scope = registry.openRequestScope()
+            defer { scope.end() }
+            try scope.supply(RequestContextValue(id: id), for: .requestContext)
+            return try await scope.makeDestinationAsync(to: .loadHandler)
+        case .childRegistry:
+            let child = RouteRegistry(parent: registry)
+            let context = RequestContextValue(id: id)
+            try child.register(.requestContext) { _ in context }
+            try child.seal()
+            return try await child.makeDestinationAsync(to: .loadHandler)
+        case .handwired:
+            let context = RequestContextValue(id: id)
+            await Task.yield()
+            return LoadHandlerImpl(
+                logger: LoadLoggerImpl(context: context), store: LoadStoreImpl(), audit: LoadAuditImpl())
+        }
+    }
+}
+
+/// What the workers of one s17 measurement share: when to stop, and how many requests they finished.
+final class LoadRun: Sendable {
+    let stop = Atomic<Bool>(false)
+    let done = Atomic<Int>(0)
+}
+
+/// Requests per second of `variant` with `inFlight` tasks running requests back to back for `nanos`.
+func loadRate(_ variant: LoadVariant, registry: RouteRegistry, inFlight: Int, nanos duration: UInt64) async throws
+    -> Double
+{
+    let run = LoadRun()
+    let start = nanos()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for worker in 0..<inFlight {
+            group.addTask {
+                var count = 0
+                var sum: UInt = 0
+                while !run.stop.load(ordering: .relaxed) {
+                    sum = mix(sum, try await variant.request(registry, worker &* 1_000_000 &+ count))
+                    count += 1
+                }
+                run.done.add(count, ordering: .relaxed)
+                if sum == 1 { print("") }  // keeps the objects observable
+            }
+        }
+        try await Task.sleep(nanoseconds: duration)
+        run.stop.store(true, ordering: .relaxed)
+        try await group.waitForAll()
+    }
+    let elapsed = nanos() - start
+    return Double(run.done.load(ordering: .relaxed)) / (Double(max(elapsed, 1)) / 1e9)
+}
+
+/// `--load [--check]`: s17's rates and ratios; with `--check`, fails (exit 1) unless the request scope at
+/// 256 in flight keeps at least 0.8 of its rate at 2, and is at least the child registry's rate at both.
+func runLoadProfile(check: Bool) async throws -> Bool {
+    let scoped = RouteRegistry()
+    try registerLoadServices(in: scoped, requestScoped: true)
+    try scoped.seal()
+    let parent = RouteRegistry()
+    try registerLoadServices(in: parent, requestScoped: false)
+    try parent.seal()
+    let levels = [2, 256]
+    let rounds = 5
+    let duration: UInt64 = 250_000_000
+    var best: [String: Double] = [:]
+    // Interleaved: each round measures every variant at every level, and each figure is the best round's.
+    for _ in 0..<rounds {
+        for level in levels {
+            for variant in LoadVariant.allCases {
+                let registry = variant == .requestScope ? scoped : parent
+                let rate = try await loadRate(variant, registry: registry, inFlight: level, nanos: duration)
+                let key = "\(variant.rawValue)@\(level)"
+                best[key] = max(best[key] ?? 0, rate)
+            }
+        }
+    }
+    func rate(_ variant: LoadVariant, _ level: Int) -> Double { best["\(variant.rawValue)@\(level)"] ?? 0 }
+    print("s17: requests per second, best of \(rounds) rounds of \(duration / 1_000_000) ms")
+    print("variant".padding(toLength: 16, withPad: " ", startingAt: 0) + "      at 2    at 256   256/2")
+    for variant in LoadVariant.allCases {
+        let low = rate(variant, 2)
+        let high = rate(variant, 256)
+        print(
+            variant.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
+                + String(format: "%10.0f%10.0f%8.2f", low, high, high / low))
+    }
+    let scaling = rate(.requestScope, 256) / rate(.requestScope, 2)
+    let atLow = rate(.requestScope, 2) / rate(.childRegistry, 2)
+    let atHigh = rate(.requestScope, 256) / rate(.childRegistry, 256)
+    print(String(format: "request scope / child registry: %.2f at 2, %.2f at 256", atLow, atHigh))
+    let passed = scaling >= 0.8 && atLow >= 1 && atHigh >= 1
+    if check {
+        print(
+            passed
+                ? "s17: passed (request scope 256/2 ≥ 0.80, and ≥ child registry at 2 and at 256)"
+                : String(
+                    format:
+                        "s17: FAILED: request scope 256/2 = %.2f (needs ≥ 0.80), / child registry %.2f at 2, %.2f at 256 (need ≥ 1)",
+                    scaling, atLow, atHigh))
+    }
+    return passed || !check
+}
