@@ -356,8 +356,10 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
                 group.failure = failure
                 groups[mine.group] = group
                 // Members waiting for a cell or for the group learn of the failure.
-                needsWake = true
-                for member in group.members { txns[member]?.waitingFor = nil }
+                for member in group.members {
+                    stopWaiting(member)
+                    wake(member)
+                }
             }
             for member in group.members {
                 for item in txns[member]?.held ?? [] {
