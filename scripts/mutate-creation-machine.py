@@ -91,9 +91,16 @@ MUTATIONS = [
     ),
     (
         "lost-wake-on-group-failure",
-        "a merged group's failure ends its members' waits without a wake-up",
-        "                        stopWaiting(member)\n                        wake(member)\n",
-        "                        stopWaiting(member)\n",
+        "a merged group's failure ends its members' waits without a wake-up (at the lookup's end and at a "
+        + "failed build's dropGroup, which fails the group first)",
+        (
+            "                        stopWaiting(member)\n                        wake(member)\n",
+            "for member in group.members {\n                    stopWaiting(member)\n                    wake(member)\n",
+        ),
+        (
+            "                        stopWaiting(member)\n",
+            "for member in group.members {\n                    stopWaiting(member)\n",
+        ),
     ),
     (
         "lost-wake-on-group-end",
@@ -123,9 +130,17 @@ MUTATIONS = [
     ),
     (
         "nested-failure-publishes-unprepared",
-        "a failed nested lookup publishes held instances whose preparations never ran (settleHeld)",
-        "if item.queuedAfter <= completed && item.handTo == nil {",
-        "if item.queuedAfter >= 0 && item.handTo == nil {",
+        "a failed nested lookup publishes held instances whose preparations never ran (settleHeld; and "
+        + "dropGroup, which forgets first what was built inside the failed build, forgets nothing)",
+        (
+            "if item.queuedAfter <= completed && item.handTo == nil {",
+            "if item.drain == drain, item.handTo == nil, item.order >= order {\n                dropped.append",
+        ),
+        (
+            "if item.queuedAfter >= 0 && item.handTo == nil {",
+            "if item.drain == drain, item.handTo == nil, item.order >= order, item.queuedAfter < 0 {\n"
+            + "                dropped.append",
+        ),
     ),
     # A nested lookup that publishes what it built around an outer lookup's unpublished instance.
     (
@@ -160,9 +175,18 @@ MUTATIONS = [
 
     (
         "failed-group-publishes-held",
-        "a failing member publishes what its group held instead of forgetting it",
-        "                    for item in txns[member]?.held ?? [] {\n                        discard.append(item.payload)",
-        "                    for item in txns[member]?.held ?? [] {\n                        publish.append(item.payload)",
+        "a failing member publishes what its group held instead of forgetting it (and a failed build's "
+        + "dropGroup, which fails the merged group first, leaves it held)",
+        (
+            "                    for item in txns[member]?.held ?? [] {\n                        discard.append(item.payload)",
+            "            for member in group.members {\n                for item in txns[member]?.held ?? [] {\n"
+            + "                    dropped.append(item.payload)\n                    release(item.cell)\n"
+            + "                }\n                txns[member]?.held = []\n            }\n            return dropped",
+        ),
+        (
+            "                    for item in txns[member]?.held ?? [] {\n                        publish.append(item.payload)",
+            "            return dropped",
+        ),
     ),
     (
         "finish-in-failed-group-publishes",
@@ -172,9 +196,17 @@ MUTATIONS = [
     ),
     (
         "failed-group-loses-held",
-        "a failing member drops what its group held without having it forgotten (a stale provisional)",
-        "                        discard.append(item.payload)\n                        release(item.cell)",
-        "                        release(item.cell)",
+        "a failing member drops what its group held without having it forgotten (a stale provisional), at "
+        + "the lookup's end and at a failed build's dropGroup",
+        (
+            "                        discard.append(item.payload)\n                        release(item.cell)",
+            "                    dropped.append(item.payload)\n                    release(item.cell)\n                }\n"
+            + "                txns[member]?.held = []",
+        ),
+        (
+            "                        release(item.cell)",
+            "                    release(item.cell)\n                }\n                txns[member]?.held = []",
+        ),
     ),
     # A missing merge: a cycle of waits across groups is waited on instead of merged.
     (
@@ -198,15 +230,26 @@ MUTATIONS = [
     # the explorer cannot tell from the first.
     (
         "abandon-keeps-cell",
-        "abandoning a build (its factory or preparation failed) keeps the cell owned",
-        "        guard cells[cell]?.owner == txn else { return }\n        release(cell)\n",
-        "        guard cells[cell]?.owner == txn else { return }\n",
+        "abandoning a build (its factory or preparation failed) keeps the cell owned (seen by a group-mate's "
+        + "claim, which a failed build's dropGroup would otherwise refuse first by failing the group at once)",
+        (
+            "        guard cells[cell]?.owner == txn else { return }\n        release(cell)\n",
+            "\n                group.failure = failure\n                groups[mine.group] = group\n",
+        ),
+        (
+            "        guard cells[cell]?.owner == txn else { return }\n",
+            "\n                groups[mine.group] = group\n",
+        ),
     ),
     (
         "group-failure-unrecorded",
-        "a member's failure is not recorded on its group: the others commit what it built",
-        "                    group.failure = failure\n",
-        "",
+        "a member's failure is not recorded on its group: the others commit what it built (at the lookup's "
+        + "end and at a failed build's dropGroup)",
+        (
+            "                    group.failure = failure\n",
+            "\n                group.failure = failure\n                groups[mine.group] = group\n",
+        ),
+        ("", "\n                groups[mine.group] = group\n"),
     ),
     (
         "release-loses-published-teardown",
@@ -247,11 +290,20 @@ def fail(message):
 
 
 def mutant(source, name, anchor, replacement, file):
-    found = source.count(anchor)
-    if found != 1:
-        where = "not found" if found == 0 else f"found {found} times"
-        fail(f"the anchor of mutation '{name}' is {where} in {file}; update the mutation to the source:\n{anchor}")
-    return source.replace(anchor, replacement)
+    # A rule enforced at several sites (a failed build's `dropGroup` and the lookup's end both fail a merged
+    # group) is broken at each: anchor and replacement are then tuples, applied pair by pair, each anchor
+    # occurring exactly once.
+    anchors = anchor if isinstance(anchor, tuple) else (anchor,)
+    replacements = replacement if isinstance(replacement, tuple) else (replacement,)
+    if len(anchors) != len(replacements):
+        fail(f"mutation '{name}' has {len(anchors)} anchors and {len(replacements)} replacements")
+    for site, (one, other) in enumerate(zip(anchors, replacements)):
+        found = source.count(one)
+        if found != 1:
+            where = "not found" if found == 0 else f"found {found} times"
+            fail(f"anchor {site + 1} of mutation '{name}' is {where} in {file}; update the mutation to the source:\n{one}")
+        source = source.replace(one, other)
+    return source
 
 
 def write_if_changed(path, text):
