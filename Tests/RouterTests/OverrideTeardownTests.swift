@@ -173,7 +173,9 @@ struct OverrideTeardownTests {
             // A lookup that began inside the block, and reaches the car once the block has ended.
             try registry.register(.lateCarProbe) { r in
                 starting.yield()
-                proceed.wait()
+                // Until fired: a bound of 120 s, not the default 10, which a ThreadSanitizer run on a starved pool outlasted
+                // (the factory then went on before the block ended, and the test's premise with it).
+                _ = proceed.wait(seconds: 120)
                 return LateCarProbeImpl(car: try r.resolve(.car))
             }
         }
@@ -205,7 +207,9 @@ struct OverrideTeardownTests {
         let task = try await registry.withOverrides { overrides in
             try overrides.register(.engine) { _ in
                 starting.yield()
-                proceed.wait()
+                // Until fired: a bound of 120 s, not the default 10, which a ThreadSanitizer run on a starved pool outlasted
+                // (the factory then went on before the block ended, and the test's premise with it).
+                _ = proceed.wait(seconds: 120)
                 return V8(horsepower: 1)
             }
             .scope(.singleton)
@@ -236,7 +240,9 @@ struct OverrideTeardownTests {
                 .scope(.singleton)
                 .preparing { _, _ in
                     starting.yield()
-                    proceed.wait()
+                    // Until fired: a bound of 120 s, not the default 10, which a ThreadSanitizer run on a starved pool outlasted
+                    // (the factory then went on before the block ended, and the test's premise with it).
+                    _ = proceed.wait(seconds: 120)
                 }
                 .teardown { engine in log.record("fake engine \(engine.horsepower)") }
         } operation: {
