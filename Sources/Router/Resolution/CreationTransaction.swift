@@ -45,15 +45,16 @@ final class CreationTransaction: @unchecked Sendable {
     fileprivate var condition: MonitorCondition?
 
     /// The word a ``SharedCell``'s state holds while this transaction claims it without contention: the
-    /// transaction's address (objects are 16-byte aligned, so its low bits are free for the cell's flags);
-    /// 0 for an async lookup's transaction, which always claims through the machine (its waits suspend, and
-    /// a synchronous claim must learn that an async lookup holds a cell).
+    /// transaction's address (objects are 16-byte aligned, so its low bits are free for the cell's flags).
+    /// A claim that finds it brings the transaction into the machine as what it is (async or not), so a
+    /// synchronous claim still learns that an async lookup's group holds a cell.
     private(set) var uncontendedWord: UInt = 0
 
     /// Whether the machine has a record of this transaction: set by its first event that goes through the
     /// machine, never cleared. Until then each claim it makes is a single exchange on the cell's state
-    /// word, no lock taken. Read and written only by the thread running the transaction's lookups (a
-    /// synchronous transaction is one thread's; an async one is in the machine from the start).
+    /// word, no lock taken. Read and written only by the lookups the transaction belongs to, one at a time:
+    /// a synchronous transaction's thread, or an async one's task (whose steps are ordered by its
+    /// suspensions and resumptions).
     private(set) var inMachine: Bool
 
     /// The cells this transaction claimed without contention and has not yet published or given up, and
@@ -74,13 +75,11 @@ final class CreationTransaction: @unchecked Sendable {
 
     init(isAsync: Bool = false) {
         self.isAsync = isAsync
-        inMachine = isAsync
+        inMachine = false
         // Set once the object exists: its own address.
-        if !isAsync {
-            let address = UInt(bitPattern: unsafe Unmanaged.passUnretained(self).toOpaque())
-            if address & SharedCellLife.flags == 0 && address >= SharedCellLife.firstOwner {
-                uncontendedWord = address
-            }
+        let address = UInt(bitPattern: unsafe Unmanaged.passUnretained(self).toOpaque())
+        if address & SharedCellLife.flags == 0 && address >= SharedCellLife.firstOwner {
+            uncontendedWord = address
         }
     }
 
@@ -224,7 +223,8 @@ final class CreationTransaction: @unchecked Sendable {
     /// Before an async lookup enters synchronous code that will claim `cell`: waits, suspended, while
     /// another lookup builds its instance, so that the claim does not block a thread of the pool.
     nonisolated(nonsending) func awaitRelease(of cell: CreationCell, for entry: AnyEntry) async {
-        while !cell.isPublished {
+        // Nobody builds it: nothing to wait for, and nothing to ask the machine.
+        while !cell.isPublished && !cell.isFree {
             var waited = false
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                 waited = CreationCoordinator.runWaiting { shared, _ -> Bool in
@@ -632,6 +632,10 @@ class CreationCell: @unchecked Sendable {
     /// `shutDown`. Takes no lock.
     var isReleased: Bool { false }
 
+    /// Whether nobody builds an instance in it (it is empty, possibly released, and unclaimed); false when
+    /// unknown (a cell without a state word). Takes no lock.
+    var isFree: Bool { false }
+
     /// Whether the instance its owner published came after the cell was released, so that it serves
     /// nothing and its publisher tears it down. Takes no lock.
     var wasRejected: Bool { false }
@@ -714,6 +718,8 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     override var isReleased: Bool { life.load(ordering: .acquiring) & 3 >= SharedCellLife.released }
 
     override var wasRejected: Bool { life.load(ordering: .acquiring) == SharedCellLife.rejected }
+
+    override var isFree: Bool { life.load(ordering: .acquiring) & ~SharedCellLife.released == SharedCellLife.free }
 
     override var provisionalAny: Any? { provisional }
 
