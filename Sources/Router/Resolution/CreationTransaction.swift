@@ -25,7 +25,9 @@ import Synchronization
 /// nested in another on the same thread shares the outer one's, so it never waits for its own thread.
 @usableFromInline
 final class CreationTransaction: @unchecked Sendable {
-    // @unchecked: the mutable fields are read and written only while holding `CreationCoordinator`'s lock.
+    // @unchecked: the mutable fields are read and written only while holding `CreationCoordinator`'s lock,
+    // except those of the uncontended claim (`inMachine`, `firstUncontended`, `moreUncontended`), which only
+    // the lookups the transaction belongs to touch, one at a time (see `inMachine`).
 
     /// The registrations this transaction claimed, outermost first, for the other side of a wait cycle's
     /// message.
@@ -48,21 +50,24 @@ final class CreationTransaction: @unchecked Sendable {
     /// transaction's address (objects are 16-byte aligned, so its low bits are free for the cell's flags).
     /// A claim that finds it brings the transaction into the machine as what it is (async or not), so a
     /// synchronous claim still learns that an async lookup's group holds a cell.
-    private(set) var uncontendedWord: UInt = 0
+    // Unchecked exclusivity, `@safe`: written once, in `init`, before the transaction is shared.
+    @safe @exclusivity(unchecked) private(set) var uncontendedWord: UInt = 0
 
     /// Whether the machine has a record of this transaction: set by its first event that goes through the
     /// machine, never cleared. Until then each claim it makes is a single exchange on the cell's state
     /// word, no lock taken. Read and written only by the lookups the transaction belongs to, one at a time:
     /// a synchronous transaction's thread, or an async one's task (whose steps are ordered by its
     /// suspensions and resumptions).
-    private(set) var inMachine: Bool
+    // Unchecked exclusivity, `@safe`: no two accesses overlap, since only those lookups, one at a time, make
+    // them (this and the two fields below). Checking each access dynamically cost more than the claim.
+    @safe @exclusivity(unchecked) private(set) var inMachine: Bool
 
     /// The cells this transaction claimed without contention and has not yet published or given up, and
     /// whether each has its provisional instance: what ``joinMachine(_:)`` brings into the machine. The
     /// first is kept inline (a lookup usually builds one shared instance at a time). Read and written only
-    /// by the transaction's thread.
-    private var firstUncontended: UncontendedClaim?
-    private var moreUncontended: [UncontendedClaim] = []
+    /// by the lookups the transaction belongs to, one at a time (see ``inMachine``).
+    @safe @exclusivity(unchecked) private var firstUncontended: UncontendedClaim?
+    @safe @exclusivity(unchecked) private var moreUncontended: [UncontendedClaim] = []
 
     /// A claim made on a cell's state word (see ``firstUncontended``).
     private struct UncontendedClaim {
