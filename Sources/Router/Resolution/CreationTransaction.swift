@@ -82,7 +82,8 @@ final class CreationTransaction: @unchecked Sendable {
         self.isAsync = isAsync
         inMachine = false
         // Set once the object exists: its own address.
-        let address = UInt(bitPattern: unsafe Unmanaged.passUnretained(self).toOpaque())
+        // Borrowed: only its address is taken, never followed here.
+        let address = UInt(bitPattern: unsafe Borrowed(self).opaque)
         if address & SharedCellLife.flags == 0 && address >= SharedCellLife.firstOwner {
             uncontendedWord = address
         }
@@ -831,7 +832,7 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
                 // transaction is alive here, and the reference taken now keeps it so.
                 let address = state & ~SharedCellLife.flags
                 guard let pointer = unsafe UnsafeRawPointer(bitPattern: address) else { return nil }
-                return unsafe Unmanaged<CreationTransaction>.fromOpaque(pointer).takeUnretainedValue()
+                return unsafe Borrowed<CreationTransaction>(opaque: pointer).object
             }
             state = found
         }
