@@ -128,7 +128,7 @@ extension Resolver {
                 case .rejected: now = true
                 case .inMachine:
                     now = transaction.finish(
-                    cell, state: ObjectIdentifier(state),
+                        cell, state: ObjectIdentifier(state),
                         publish: { now in
                             // Held for its group and published by a later event: see `createShared`.
                             if !cell.publish(made), !now { entry.lateTeardown?.start(made) }
