@@ -213,6 +213,17 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         txns[txn] = TxnRecord(group: group, isAsync: isAsync)
     }
 
+    /// `cell` was claimed by `txn` outside the machine (the uncontended claim, on the cell's own state word,
+    /// of a lookup the machine has no record of); another transaction's claim of it, or `txn`'s own first
+    /// event, brings it in: from then on the machine knows that `txn` builds it, as if `txn` had claimed it
+    /// here (`hasProvisional`: its factory returned). Does nothing to a cell the machine has an owner for.
+    mutating func adopt(_ txn: Txn, _ cell: Cell, hasProvisional: Bool = false, isAsync: Bool = false) {
+        begin(txn, isAsync: isAsync)
+        guard cells[cell] == nil else { return }
+        cells[cell] = CellRecord(owner: txn, hasProvisional: hasProvisional)
+        update(txn) { $0.claims.append(cell) }
+    }
+
     /// `txn` asks for the instance of `cell`; `isPublished` is whether the cell has a published instance.
     /// `blocking`: whether the caller would block a thread that tasks may need, were it to wait (asked only
     /// when the answer matters: the instance is held back by a group with an async member); `isAsync`: it
@@ -448,6 +459,11 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         else { return false }
         startWaiting(txn, for: cell)
         return true
+    }
+
+    /// The transaction that builds `cell`, if the machine has a record of one.
+    func owner(of cell: Cell) -> Txn? {
+        cells[cell]?.owner
     }
 
     /// Whether `txn` waits for a cell (a wait ends with the event that releases it).

@@ -25,7 +25,9 @@ import Synchronization
 /// nested in another on the same thread shares the outer one's, so it never waits for its own thread.
 @usableFromInline
 final class CreationTransaction: @unchecked Sendable {
-    // @unchecked: the mutable fields are read and written only while holding `CreationCoordinator`'s lock.
+    // @unchecked: the mutable fields are read and written only while holding `CreationCoordinator`'s lock,
+    // except those of the uncontended claim (`inMachine`, `firstUncontended`, `moreUncontended`), which only
+    // the lookups the transaction belongs to touch, one at a time (see `inMachine`).
 
     /// The registrations this transaction claimed, outermost first, for the other side of a wait cycle's
     /// message.
@@ -44,8 +46,133 @@ final class CreationTransaction: @unchecked Sendable {
     /// that ends the wait signals this thread only.
     fileprivate var condition: MonitorCondition?
 
+    /// The word a ``SharedCell``'s state holds while this transaction claims it without contention: the
+    /// transaction's address (objects are 16-byte aligned, so its low bits are free for the cell's flags).
+    /// A claim that finds it brings the transaction into the machine as what it is (async or not), so a
+    /// synchronous claim still learns that an async lookup's group holds a cell.
+    // Unchecked exclusivity, `@safe`: written once, in `init`, before the transaction is shared.
+    @safe @exclusivity(unchecked) private(set) var uncontendedWord: UInt = 0
+
+    /// Whether the machine has a record of this transaction: set by its first event that goes through the
+    /// machine, never cleared. Until then each claim it makes is a single exchange on the cell's state
+    /// word, no lock taken. Read and written only by the lookups the transaction belongs to, one at a time:
+    /// a synchronous transaction's thread, or an async one's task (whose steps are ordered by its
+    /// suspensions and resumptions).
+    // Unchecked exclusivity, `@safe`: no two accesses overlap, since only those lookups, one at a time, make
+    // them (this and the two fields below). Checking each access dynamically cost more than the claim.
+    @safe @exclusivity(unchecked) private(set) var inMachine: Bool
+
+    /// The cells this transaction claimed without contention and has not yet published or given up, and
+    /// whether each has its provisional instance: what ``joinMachine(_:)`` brings into the machine. The
+    /// first is kept inline (a lookup usually builds one shared instance at a time). Read and written only
+    /// by the lookups the transaction belongs to, one at a time (see ``inMachine``).
+    @safe @exclusivity(unchecked) private var firstUncontended: UncontendedClaim?
+    @safe @exclusivity(unchecked) private var moreUncontended: [UncontendedClaim] = []
+
+    /// A claim made on a cell's state word (see ``firstUncontended``).
+    private struct UncontendedClaim {
+        let cell: CreationCell
+        /// The registration, for the other side of a wait cycle's message once the claim enters the machine.
+        let entry: AnyEntry
+        /// Whether its factory returned (the instance is the cell's provisional one).
+        var provisional = false
+    }
+
     init(isAsync: Bool = false) {
         self.isAsync = isAsync
+        inMachine = false
+        // Set once the object exists: its own address.
+        // Borrowed: only its address is taken, never followed here.
+        let address = UInt(bitPattern: unsafe Borrowed(self).opaque)
+        if address & SharedCellLife.flags == 0 && address >= SharedCellLife.firstOwner {
+            uncontendedWord = address
+        }
+    }
+
+    // MARK: The uncontended claim
+
+    /// Claims `cell` with one exchange on its state word, taking no lock and writing nothing shared, when
+    /// this transaction is not in the machine and the cell is free. False otherwise: the caller claims
+    /// through the machine (``claim(_:for:)``).
+    func claimUncontended<Value>(_ cell: SharedCell<Value>, for entry: AnyEntry) -> Bool {
+        guard !inMachine, uncontendedWord != 0, cell.claimUncontended(uncontendedWord) else { return false }
+        let claim = UncontendedClaim(cell: cell, entry: entry)
+        if firstUncontended == nil {
+            firstUncontended = claim
+        } else {
+            moreUncontended.append(claim)
+        }
+        return true
+    }
+
+    /// Publishes the instance of an uncontended claim of this transaction (one releasing exchange).
+    /// `.inMachine` when this transaction, or the claim, entered the machine meanwhile: the caller finishes
+    /// through it (``finish(_:queuedAfter:state:handTo:order:publish:discard:revoke:)``).
+    func publishUncontended<Value>(_ cell: SharedCell<Value>, _ made: Value) -> UncontendedEnd {
+        guard !inMachine else { return .inMachine }
+        let end = cell.publishUncontended(made, uncontendedWord)
+        if end != .inMachine { forgetUncontended(cell) }
+        return end
+    }
+
+    /// Gives up an uncontended claim of this transaction whose build failed. False when this transaction,
+    /// or the claim, entered the machine meanwhile: the caller gives it up through the machine
+    /// (``abandon(_:)``).
+    func abandonUncontended(_ cell: CreationCell) -> Bool {
+        guard !inMachine, cell.abandonUncontended(uncontendedWord) == .done else { return false }
+        forgetUncontended(cell)
+        return true
+    }
+
+    /// Marks the provisional instance of an uncontended claim of this transaction as set (the caller sets
+    /// it in the cell). False when the claim is not an uncontended one of this transaction out of the
+    /// machine: the caller sets it through ``setProvisional(_:_:)``.
+    func markUncontendedProvisional(_ cell: CreationCell) -> Bool {
+        guard !inMachine else { return false }
+        if let last = moreUncontended.indices.last(where: { moreUncontended[$0].cell === cell }) {
+            moreUncontended[last].provisional = true
+            return true
+        }
+        guard firstUncontended?.cell === cell else { return false }
+        firstUncontended?.provisional = true
+        return true
+    }
+
+    private func forgetUncontended(_ cell: CreationCell) {
+        if let last = moreUncontended.lastIndex(where: { $0.cell === cell }) {
+            moreUncontended.remove(at: last)
+        } else if firstUncontended?.cell === cell {
+            firstUncontended = moreUncontended.isEmpty ? nil : moreUncontended.removeFirst()
+        }
+    }
+
+    /// Brings this transaction into the machine, once, before its first event there: each uncontended claim
+    /// it still holds becomes the machine's record of it (one another transaction brought in already keeps
+    /// its record), with its provisional instance. Call with the coordinator's lock held.
+    private func joinMachine(_ machine: inout EngineCreationMachine) {
+        guard !inMachine else { return }
+        inMachine = true
+        machine.begin(Ref(self), isAsync: isAsync)
+        var claims: [UncontendedClaim] = []
+        if let first = firstUncontended { claims.append(first) }
+        claims += moreUncontended
+        firstUncontended = nil
+        moreUncontended = []
+        for claim in claims {
+            claimed.append(claim.entry)
+            if let owner = claim.cell.takeUncontendedOwner() {
+                machine.adopt(Ref(owner), Ref(claim.cell), hasProvisional: claim.provisional, isAsync: isAsync)
+            } else if claim.provisional {
+                machine.setProvisional(Ref(self), Ref(claim.cell))
+            }
+        }
+    }
+
+    /// Before another transaction asks the machine about `cell`: the owner of an uncontended claim of it
+    /// becomes its owner in the machine. Call with the coordinator's lock held.
+    private static func bringIn(_ cell: CreationCell, _ machine: inout EngineCreationMachine) {
+        guard let owner = cell.takeUncontendedOwner() else { return }
+        machine.adopt(Ref(owner), Ref(cell), isAsync: owner.isAsync)
     }
 
     /// What a claim found.
@@ -102,10 +229,13 @@ final class CreationTransaction: @unchecked Sendable {
     /// Before an async lookup enters synchronous code that will claim `cell`: waits, suspended, while
     /// another lookup builds its instance, so that the claim does not block a thread of the pool.
     nonisolated(nonsending) func awaitRelease(of cell: CreationCell, for entry: AnyEntry) async {
-        while !cell.isPublished {
+        // Nobody builds it: nothing to wait for, and nothing to ask the machine.
+        while !cell.isPublished && !cell.isFree {
             var waited = false
             await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
                 waited = CreationCoordinator.runWaiting { shared, _ -> Bool in
+                    joinMachine(&shared.machine)
+                    Self.bringIn(cell, &shared.machine)
                     guard
                         shared.machine.awaitRelease(
                             Ref(self), Ref(cell), isPublished: cell.isPublished, isAsync: isAsync)
@@ -128,6 +258,9 @@ final class CreationTransaction: @unchecked Sendable {
     private func step(
         _ machine: inout EngineCreationMachine, claiming cell: CreationCell, for entry: AnyEntry, blocking: Bool
     ) throws -> Claim? {
+        joinMachine(&machine)
+        Self.bringIn(cell, &machine)
+        cell.markClaimedInMachine()
         // A blocking claim asks whether this thread may be needed by tasks only when that decides.
         switch machine.claim(
             Ref(self), Ref(cell), isPublished: cell.isPublished, blocking: blocking && CurrentThread.mayBeNeededByTasks,
@@ -162,6 +295,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// waiting for it).
     func setProvisional(_ cell: CreationCell, _ apply: () -> Void) {
         CreationCoordinator.run { machine in
+            joinMachine(&machine)
             apply()
             machine.setProvisional(Ref(self), Ref(cell))
         }
@@ -180,6 +314,7 @@ final class CreationTransaction: @unchecked Sendable {
         revoke: ((_ published: Bool) -> Void)? = nil
     ) -> Bool {
         CreationCoordinator.run { machine in
+            joinMachine(&machine)
             switch machine.finish(
                 Ref(self), Ref(cell), drain: state, queuedAfter: queuedAfter, handTo: handTo, order: order,
                 payload: Publication(publish: publish, discard: discard, cell: cell, revoke: revoke))
@@ -205,6 +340,7 @@ final class CreationTransaction: @unchecked Sendable {
         discard: @escaping () -> Void, revoke: ((_ published: Bool) -> Void)? = nil
     ) {
         CreationCoordinator.run { machine in
+            joinMachine(&machine)
             var group: [Publication] = []
             switch machine.finish(
                 Ref(self), Ref(cell), drain: state, queuedAfter: nil, order: order,
@@ -254,7 +390,8 @@ final class CreationTransaction: @unchecked Sendable {
     /// Gives up a claim whose build failed: the next lookup builds the instance again.
     func abandon(_ cell: CreationCell) {
         CreationCoordinator.run { machine in
-            cell.discardProvisional()
+            joinMachine(&machine)
+            if machine.owner(of: Ref(cell)) == Ref(self) { cell.discardProvisional() }
             machine.abandon(Ref(self), Ref(cell))
         }
     }
@@ -264,7 +401,8 @@ final class CreationTransaction: @unchecked Sendable {
     /// in a merged group the group fails (``CreationMachine/dropGroup(_:by:from:failure:)``).
     func abandon(_ cell: CreationCell, state: ObjectIdentifier, order: Int, error: any Error) {
         CreationCoordinator.run { machine in
-            cell.discardProvisional()
+            joinMachine(&machine)
+            if machine.owner(of: Ref(cell)) == Ref(self) { cell.discardProvisional() }
             machine.abandon(Ref(self), Ref(cell))
             let dropped = machine.dropGroup(
                 Ref(self), by: state, from: order, failure: RouteError.groupFailed(error))
@@ -275,6 +413,8 @@ final class CreationTransaction: @unchecked Sendable {
     /// Publishes what `state` held back, once its drain has run every preparation; in a merged group
     /// they stay held until ``commit()``.
     func publishHeld(by state: ObjectIdentifier) {
+        // Out of the machine, nothing is held.
+        guard inMachine else { return }
         CreationCoordinator.run { machine in
             let published = machine.publishHeld(Ref(self), by: state)
             guard !published.isEmpty else { return }
@@ -286,6 +426,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// publishes the instances whose preparations all ran, forgets the rest. In a merged group they stay
     /// for the group to decide.
     func settleHeld(by state: ObjectIdentifier, completed: Int) {
+        guard inMachine else { return }
         CreationCoordinator.run { machine in
             let settled = machine.settleHeld(Ref(self), by: state, completed: completed)
             for publication in settled.publish { publication.publish(false) }
@@ -297,6 +438,8 @@ final class CreationTransaction: @unchecked Sendable {
     /// finished, and the last one publishes what the group built.
     /// - Throws: The failure of another member of the group.
     func commit() throws {
+        // Out of the machine, every claim was published or given up on its own cell: nothing to end.
+        guard inMachine else { return }
         try CreationCoordinator.runWaiting { shared, held in
             var outcome = shared.machine.commit(Ref(self))
             while true {
@@ -317,6 +460,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// (`completed` preparations of each state's drain), forgets the rest; in a merged group, fails the
     /// group and forgets everything it held.
     func rollBack(_ error: any Error, completed: [ObjectIdentifier: Int]) {
+        guard inMachine else { return }
         CreationCoordinator.run { machine in
             let outcome = machine.rollBack(Ref(self), failure: RouteError.groupFailed(error), completed: completed)
             if case .ended(let publish, let discard, let release, _) = outcome {
@@ -474,12 +618,15 @@ enum CreationCoordinator {
 
 /// Storage for one shared instance whose creation a ``CreationTransaction`` owns while it runs.
 ///
-/// Who builds it is the ``CreationMachine``'s to know; provisional instances are guarded by
-/// ``CreationCoordinator``'s lock; a published instance is read without any lock (see the subclasses).
+/// Who builds it is the ``CreationMachine``'s to know, or, for a ``SharedCell`` claimed without contention,
+/// the cell's own state word; provisional instances are guarded by ``CreationCoordinator``'s lock (or
+/// written by the owner of an uncontended claim, which no other thread reads them from); a published
+/// instance is read without any lock (see the subclasses).
 @usableFromInline
 class CreationCell: @unchecked Sendable {
     // @unchecked: the subclasses' provisional values are read and written only while holding
-    // `CreationCoordinator`'s lock; published values synchronise themselves.
+    // `CreationCoordinator`'s lock, or by the owner of an uncontended claim (see `SharedCell`); published
+    // values synchronise themselves.
 
     init() {}
 
@@ -491,6 +638,10 @@ class CreationCell: @unchecked Sendable {
     /// `shutDown`. Takes no lock.
     var isReleased: Bool { false }
 
+    /// Whether nobody builds an instance in it (it is empty, possibly released, and unclaimed); false when
+    /// unknown (a cell without a state word). Takes no lock.
+    var isFree: Bool { false }
+
     /// Whether the instance its owner published came after the cell was released, so that it serves
     /// nothing and its publisher tears it down. Takes no lock.
     var wasRejected: Bool { false }
@@ -498,31 +649,64 @@ class CreationCell: @unchecked Sendable {
     /// The instance built but not yet published, as `Any`; call with the coordinator's lock held.
     var provisionalAny: Any? { nil }
 
-    /// Forgets the provisional instance; call with the coordinator's lock held.
+    /// Forgets the provisional instance, after the machine forgot who builds it (an abandoned build, a
+    /// forgotten held instance): the cell is free for the next claim. Call with the coordinator's lock held.
     func discardProvisional() {}
+
+    /// Before a transaction other than the owner asks the machine about this cell (coordinator lock held):
+    /// takes the cell out of an uncontended claim, into the machine. Returns the transaction that claimed
+    /// it that way, which the caller records as the owner (``CreationMachine/adopt(_:_:hasProvisional:isAsync:)``);
+    /// nil when the cell was not so claimed.
+    func takeUncontendedOwner() -> CreationTransaction? { nil }
+
+    /// Before a claim through the machine (coordinator lock held, after ``takeUncontendedOwner()``): marks a
+    /// cell nobody builds as the machine's, so that no uncontended claim takes it while the machine decides
+    /// (a claim the machine answers with `build` makes the caller its owner).
+    func markClaimedInMachine() {}
+
+    /// The owner of an uncontended claim gives it up (see ``SharedCell``); a cell that has no state word
+    /// is never so claimed, and answers `.inMachine`.
+    func abandonUncontended(_ owner: UInt) -> UncontendedEnd { .inMachine }
 }
 
-/// Holds one shared instance (a singleton, one registration's instance in a custom scope, a `Lazy`'s value).
+/// Holds one shared instance (a singleton, one registration's instance in a custom scope or a request
+/// scope, a `Lazy`'s value).
 ///
 /// It is built by one ``CreationTransaction`` at a time and published with a releasing store of its state
 /// once it is fully prepared, so a read after that is one acquiring load and takes no lock.
 ///
-/// Its life is a state word (`life`): open (empty, possibly being built), published, released (by a reset
-/// or a shutdown: its generation is closed, and it serves nothing more), or rejected (a publication that
-/// came after the release: its publisher keeps the instance, and tears it down). Publishing and releasing
-/// are each one compare-and-exchange on that word, so exactly one of them owns the instance's teardown:
-/// the release when it found the instance published, the publisher when it found the cell released.
+/// Its state word (`life`) is the protocol of its life:
+/// - **free** (0): empty, nobody builds it;
+/// - **claimed** (the owning transaction's address): claimed without contention, by one compare-and-exchange
+///   from free, by a lookup the machine has no record of. Nothing else is written anywhere: no lock, no
+///   dictionary. Its owner publishes it with one more exchange, to published, or gives it up, back to free;
+/// - **in the machine** (bit 4): the ``CreationMachine`` knows who builds it (a claim that found it claimed,
+///   or claimed by a lookup the machine knows). Each exchange that brings a claimed cell in, or marks a
+///   free one, happens under the coordinator's lock, so the owner's exchange from claimed fails once it
+///   has happened, and the owner carries out its end through the machine, which wakes the waiters;
+/// - **published** (1);
+/// - **released** (bit 2, kept with what was there): a reset, a shutdown or a scope's end closed its
+///   generation; it serves nothing more;
+/// - **rejected** (3): published after it was released; its publisher tears the instance down.
+///
+/// Publishing and releasing are each one exchange on that word, so exactly one of them owns the
+/// instance's teardown: the release when it found the instance published, the publisher when it found the
+/// cell released.
 @usableFromInline
 final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     // @unchecked: `value` is written before the releasing exchange that publishes it, and read only after
-    // an acquiring load of `life` found it published; `provisional` is guarded by the coordinator's lock.
-    @usableFromInline let life = Atomic<UInt8>(SharedCellLife.open)
-    // Unchecked exclusivity, `@safe`: no two accesses overlap. `value` is written once (from nil, so the
-    // write releases nothing), under the coordinator's lock, before the releasing exchange, and read only
-    // after an acquiring load found the cell published (or by the release that moved it from published);
-    // `provisional` is read and written only with the coordinator's lock held, which any other access needs
-    // first (a `deinit` its release runs that looks up this cell's registration waits for the lock; it does
-    // not reach the field). A dynamic exclusivity check on each singleton read would cost more than the read.
+    // an acquiring load of `life` found it published; `provisional` is guarded by the coordinator's lock,
+    // or read and written by the owner of an uncontended claim while the claim is out of the machine: no
+    // other thread reads it then (only a member of the owner's group reads it, through the machine, and the
+    // claim enters the machine under that lock, after the owner's writes: `joinMachine`).
+    @usableFromInline let life = Atomic<UInt>(SharedCellLife.free)
+    // Unchecked exclusivity, `@safe`: no two accesses overlap. `value` is written by the cell's owner only
+    // (the owner of its claim, with or without the machine), before the releasing exchange that publishes
+    // it, and read only after an acquiring load found the cell published (or by the release that moved it
+    // from published); `provisional` is read and written by an uncontended claim's owner, or with the
+    // coordinator's lock held (see above; a `deinit` its release runs that looks up this cell's registration waits for the lock; it
+    // does not reach the field). A dynamic exclusivity check on each singleton read would cost more than
+    // the read.
     @safe @exclusivity(unchecked) @usableFromInline var value: Value?
     @safe @exclusivity(unchecked) var provisional: Value?
 
@@ -537,13 +721,25 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
 
     override var isPublished: Bool { life.load(ordering: .acquiring) == SharedCellLife.published }
 
-    override var isReleased: Bool { life.load(ordering: .acquiring) >= SharedCellLife.released }
+    override var isReleased: Bool { life.load(ordering: .acquiring) & 3 >= SharedCellLife.released }
 
     override var wasRejected: Bool { life.load(ordering: .acquiring) == SharedCellLife.rejected }
 
+    override var isFree: Bool { life.load(ordering: .acquiring) & ~SharedCellLife.released == SharedCellLife.free }
+
     override var provisionalAny: Any? { provisional }
 
-    override func discardProvisional() { provisional = nil }
+    override func discardProvisional() {
+        provisional = nil
+        var state = life.load(ordering: .relaxed)
+        // In the machine: free again (released stays released).
+        while state & SharedCellLife.inMachine != 0, state & 3 != SharedCellLife.published {
+            let (exchanged, found) = life.compareExchange(
+                expected: state, desired: state & SharedCellLife.released, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            state = found
+        }
+    }
 
     /// Publishes the instance; false when the cell was released first (its generation closed while the
     /// instance was built): it then serves nothing, and the caller owns the instance's teardown. Called
@@ -552,10 +748,14 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     func publish(_ made: Value) -> Bool {
         value = made
         provisional = nil
-        let (exchanged, _) = life.compareExchange(
-            expected: SharedCellLife.open, desired: SharedCellLife.published, successOrdering: .releasing,
-            failureOrdering: .relaxed)
-        guard !exchanged else { return true }
+        var state = life.load(ordering: .relaxed)
+        while state & 3 == 0 {
+            let (exchanged, found) = life.compareExchange(
+                expected: state, desired: SharedCellLife.published, successOrdering: .releasing,
+                failureOrdering: .relaxed)
+            if exchanged { return true }
+            state = found
+        }
         // Released before: only this owner moves it on from there.
         life.store(SharedCellLife.rejected, ordering: .relaxed)
         return false
@@ -566,24 +766,114 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     /// caller owns its teardown. Takes no lock; calls no user code.
     func release() -> Value? {
         var state = life.load(ordering: .acquiring)
-        while state == SharedCellLife.open || state == SharedCellLife.published {
+        while state == SharedCellLife.published || state & 3 == 0 {
+            let desired = state == SharedCellLife.published ? SharedCellLife.released : state | SharedCellLife.released
             let (exchanged, found) = life.compareExchange(
-                expected: state, desired: SharedCellLife.released, successOrdering: .acquiring,
-                failureOrdering: .acquiring)
+                expected: state, desired: desired, successOrdering: .acquiring, failureOrdering: .acquiring)
             if exchanged { return state == SharedCellLife.published ? value : nil }
             state = found
         }
         return nil
     }
+
+    // MARK: The uncontended claim
+
+    /// Claims the free cell for `owner` (its transaction's ``CreationTransaction/uncontendedWord``): one
+    /// exchange, no lock. False when it is not free (published, released, claimed, or in the machine): the
+    /// caller claims through the machine.
+    func claimUncontended(_ owner: UInt) -> Bool {
+        life.compareExchange(
+            expected: SharedCellLife.free, desired: owner, successOrdering: .acquiring, failureOrdering: .relaxed
+        ).exchanged
+    }
+
+    /// The owner of an uncontended claim publishes: one releasing exchange. `.inMachine` when another
+    /// claim brought the cell into the machine meanwhile: the owner publishes through it instead (which
+    /// wakes the waiters); `.rejected` when a release closed its generation meanwhile: it serves nothing,
+    /// and the caller tears the instance down.
+    func publishUncontended(_ made: Value, _ owner: UInt) -> UncontendedEnd {
+        value = made
+        provisional = nil
+        let (exchanged, found) = life.compareExchange(
+            expected: owner, desired: SharedCellLife.published, successOrdering: .releasing,
+            failureOrdering: .acquiring)
+        if exchanged { return .done }
+        guard found == owner | SharedCellLife.released else { return .inMachine }
+        life.store(SharedCellLife.rejected, ordering: .relaxed)
+        return .rejected
+    }
+
+    /// The owner of an uncontended claim gives it up (its build failed): the cell is free again, or stays
+    /// released. `.inMachine` when another claim brought it into the machine meanwhile: the owner gives it
+    /// up through the machine instead.
+    override func abandonUncontended(_ owner: UInt) -> UncontendedEnd {
+        provisional = nil
+        var expected = owner
+        while true {
+            let (exchanged, found) = life.compareExchange(
+                expected: expected, desired: expected & SharedCellLife.released, ordering: .acquiringAndReleasing)
+            if exchanged { return .done }
+            guard found == owner | SharedCellLife.released else { return .inMachine }
+            expected = found
+        }
+    }
+
+    override func takeUncontendedOwner() -> CreationTransaction? {
+        var state = life.load(ordering: .acquiring)
+        while state >= SharedCellLife.firstOwner {
+            let (exchanged, found) = life.compareExchange(
+                expected: state, desired: (state & SharedCellLife.released) | SharedCellLife.inMachine,
+                ordering: .acquiringAndReleasing)
+            if exchanged {
+                // The word held the owner's address (see `CreationTransaction.uncontendedWord`): the exchange just
+                // made found it still there, so the owner has not ended its claim, and cannot end it (nor its
+                // lookup, which holds the transaction) without taking the coordinator's lock, which this caller
+                // holds (its own exchange from claimed now fails, sending it through the machine). So the
+                // transaction is alive here, and the reference taken now keeps it so.
+                let address = state & ~SharedCellLife.flags
+                guard let pointer = unsafe UnsafeRawPointer(bitPattern: address) else { return nil }
+                return unsafe Borrowed<CreationTransaction>(opaque: pointer).object
+            }
+            state = found
+        }
+        return nil
+    }
+
+    override func markClaimedInMachine() {
+        var state = life.load(ordering: .relaxed)
+        while state == SharedCellLife.free || state == SharedCellLife.released {
+            let (exchanged, found) = life.compareExchange(
+                expected: state, desired: state | SharedCellLife.inMachine, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            state = found
+        }
+    }
 }
 
-/// The values of a ``SharedCell``'s state word (`life`).
+/// How an uncontended claim's owner ended it (see ``SharedCell/publishUncontended(_:_:)``).
+enum UncontendedEnd {
+    /// Published, or given up.
+    case done
+    /// Published after a release: the instance serves nothing, and the publisher tears it down.
+    case rejected
+    /// Another claim brought the cell into the machine: end it there.
+    case inMachine
+}
+
+/// The values and bits of a ``SharedCell``'s state word (`life`).
 @usableFromInline
 enum SharedCellLife {
-    @inlinable static var open: UInt8 { 0 }
-    @inlinable static var published: UInt8 { 1 }
-    static var released: UInt8 { 2 }
-    static var rejected: UInt8 { 3 }
+    @inlinable static var free: UInt { 0 }
+    @inlinable static var published: UInt { 1 }
+    /// Added to what the word held (free, in the machine, or an owner's address) by a release.
+    static var released: UInt { 2 }
+    static var rejected: UInt { 3 }
+    /// Set while the machine has a record of who builds it.
+    static var inMachine: UInt { 4 }
+    /// The bits an owner's address leaves free (objects are 16-byte aligned).
+    static var flags: UInt { 15 }
+    /// The smallest word that holds an owner's address.
+    static var firstOwner: UInt { 16 }
 }
 
 /// Holds a weakly shared instance: shared while somebody holds it, built again after release.
@@ -692,11 +982,17 @@ extension Resolver {
         if let owner = inheritedOwner(of: entry) { return try buildInOwner(entry, owner) }
         if graph == nil { state.startGraph() }
         let transaction = state.transaction
-        if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
-        // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
-        if slot.cell.isReleased {
-            transaction.abandon(slot.cell)
-            throw releasedGeneration(entry)
+        // Uncontended (the cell is free, and this lookup is not in the machine): one exchange on the cell's
+        // word. Otherwise through the machine, which also finds a cell being built by another lookup.
+        var uncontended = false
+        if let cell = slot.shared { uncontended = transaction.claimUncontended(cell, for: entry) }
+        if !uncontended {
+            if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
+            // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
+            if slot.cell.isReleased {
+                transaction.abandon(slot.cell)
+                throw releasedGeneration(entry)
+            }
         }
         let mark = pendingCount
         // The node `construct` is about to push.
@@ -711,12 +1007,21 @@ extension Resolver {
         let deferred: [ResolutionGraph.Pending]
         do {
             made = try construct(entry)
-            transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
+            if transaction.markUncontendedProvisional(slot.cell) {
+                // Read by nobody until the claim enters the machine (only a member of this transaction's group
+                // reads it, through the machine), which happens under the coordinator's lock, after this write.
+                slot.setProvisional(made)
+            } else {
+                transaction.setProvisional(slot.cell) { slot.setProvisional(made) }
+            }
             deferred = try drainShared(from: mark, node: node)
         } catch {
             state.leaveUnfinishedScope(outer, failed: true)
-            // What was held inside the failed build goes with it (the group is dropped whole).
-            if node >= 0 {
+            // What was held inside the failed build goes with it (the group is dropped whole); an uncontended
+            // claim held nothing.
+            if transaction.abandonUncontended(slot.cell) {
+                // Given up on the cell's word.
+            } else if node >= 0 {
                 transaction.abandon(slot.cell, state: ObjectIdentifier(state), order: Int(node), error: error)
             } else {
                 transaction.abandon(slot.cell)
@@ -726,6 +1031,14 @@ extension Resolver {
         let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
         let stateID = ObjectIdentifier(state)
         guard let graph, !deferred.isEmpty || reached.ancestor else {
+            if let cell = slot.shared {
+                switch transaction.publishUncontended(cell, made) {
+                case .done: return made
+                // Its generation was released while it was built: it is not served, and it is torn down now.
+                case .rejected: return try landedInReleasedGeneration(entry, made)
+                case .inMachine: break
+                }
+            }
             let now = transaction.finish(
                 slot.cell, state: stateID,
                 publish: { now in
@@ -961,6 +1274,8 @@ extension Resolver {
 struct SharedSlot<Value> {
     /// The cell, for the transaction's bookkeeping.
     let cell: CreationCell
+    /// The cell when it has a state word (not a weak cell): it may be claimed without the machine.
+    let shared: SharedCell<Value>?
     /// The published instance; takes no coordinator lock.
     let published: () -> Value?
     /// Records the instance built but not yet published; call with the coordinator's lock held.
@@ -988,6 +1303,7 @@ struct SharedSlot<Value> {
 
     init(_ cell: SharedCell<Value>) {
         self.cell = cell
+        shared = cell
         published = { cell.instance }
         setProvisional = { cell.provisional = $0 }
         publish = { cell.publish($0) }
@@ -996,6 +1312,7 @@ struct SharedSlot<Value> {
 
     init(weak cell: WeakCell) {
         self.cell = cell
+        shared = nil
         published = { cell.live(as: Value.self) }
         setProvisional = { cell.setProvisional($0) }
         publish = {

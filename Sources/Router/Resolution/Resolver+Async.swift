@@ -95,18 +95,22 @@ extension Resolver {
         var cell = cell
         var attempts = 0
         while true {
-            switch try answer(
-                try await transaction.claimAsync(cell, for: entry), for: entry, published: { cell.instance })
-            {
-            case .found(let made): return made
-            case .claimAgain: continue
-            case .build: break
+            // Uncontended: one exchange on the cell's word (see `createShared`); otherwise through the machine.
+            if !transaction.claimUncontended(cell, for: entry) {
+                switch try answer(
+                    try await transaction.claimAsync(cell, for: entry), for: entry, published: { cell.instance })
+                {
+                case .found(let made): return made
+                case .claimAgain: continue
+                case .build: break
+                }
             }
             // Whether this lookup built an instance in the released generation: only such builds count toward
             // the bound (see `GenerationReleased.built`).
             var built = false
             if cell.isReleased {
-                // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
+                // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there. (An
+                // uncontended claim is made only on a free cell, so this one went through the machine.)
                 transaction.abandon(cell)
             } else {
                 let mark = pendingCount
@@ -115,15 +119,21 @@ extension Resolver {
                     made = try await constructAsync(entry, factory)
                     try synchronously { resolver in try resolver.drain(from: mark) }
                 } catch {
-                    transaction.abandon(cell)
+                    if !transaction.abandonUncontended(cell) { transaction.abandon(cell) }
                     throw error
                 }
-                let now = transaction.finish(
-                    cell, state: ObjectIdentifier(state),
-                    publish: { now in
-                        // Held for its group and published by a later event: see `createShared`.
-                        if !cell.publish(made), !now { entry.lateTeardown?.start(made) }
-                    }, discard: { cell.discardProvisional() })
+                let now: Bool
+                switch transaction.publishUncontended(cell, made) {
+                case .done: return made
+                case .rejected: now = true
+                case .inMachine:
+                    now = transaction.finish(
+                        cell, state: ObjectIdentifier(state),
+                        publish: { now in
+                            // Held for its group and published by a later event: see `createShared`.
+                            if !cell.publish(made), !now { entry.lateTeardown?.start(made) }
+                        }, discard: { cell.discardProvisional() })
+                }
                 // Its generation was released while it was built: not served, torn down now, once (one
                 // without a teardown keeps what it built, as the synchronous lookup does).
                 guard now, cell.wasRejected, let teardown = entry.lateTeardown else { return made }

@@ -56,10 +56,12 @@ final class ThreadContext {
     }
 
     /// The margin kept free below the deepest level: an eighth of the stack, at least 64 KiB (but never
-    /// more than half the stack, so that a 64 KiB pool thread keeps 32 KiB for lookups) and at most
-    /// 256 KiB. One debug-build level with a factory and an error report takes about 10 KiB.
+    /// more than three eighths of the stack, so that a 64 KiB pool thread keeps 40 KiB for lookups: with
+    /// half, three debug-build levels of singletons fitted with no room to spare, and a full parallel test
+    /// run once refused the third) and at most 256 KiB. One debug-build level with a factory and an error
+    /// report takes about 10 KiB, so the 24 KiB kept on such a thread still holds two.
     static func margin(forStackSize size: Int) -> Int {
-        min(max(size / 8, min(64 * 1_024, size / 2)), 256 * 1_024)
+        min(max(size / 8, min(64 * 1_024, size * 3 / 8)), 256 * 1_024)
     }
 
     /// This thread's context, made on first use.

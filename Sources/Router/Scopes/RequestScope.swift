@@ -20,9 +20,10 @@ import Synchronization
 /// ``end()`` releases the scope's instances and supplied values (dropping the last reference to the scope
 /// does too); a later lookup through it throws ``RouteError/Code/scopeClosed``.
 public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
-    // @unchecked: its mutable state is read and written only under the creation coordinator's lock
-    // (`withState`), the lock its cells are claimed and published under anyway; `registry` is a `let`.
-    // So a scope needs no lock of its own, and opening one allocates the scope and nothing else.
+    // @unchecked: its mutable state (`state`) is read and written only inside `withState`, which holds the
+    // scope's lock (one of `RequestScope.locks`, see there), never the creation coordinator's process-wide
+    // one; `ended` is atomic; `registry` and `suppliedByInputs` are `let`s. Opening a scope allocates the
+    // scope and nothing else: the locks are the process's, made once.
 
     /// A supplied value, boxed so that a lookup reads it back with a class cast. Visible to inlinable code
     /// so that the cast is specialised in the lookup's caller (``Resolver/suppliedValue(_:)``): in generic
@@ -51,21 +52,28 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
             return nil
         }
 
-        /// The cell of the registration with serial number `id`, or `made` after storing it when the scope
-        /// has none yet.
-        mutating func cell(_ id: UInt64, orStoring made: CreationCell) -> CreationCell {
+        /// The cell of the registration with serial number `id`; when the scope has none yet, the one `make`
+        /// returns, stored. (`make` is called only then, so a lookup of a cell the scope holds allocates
+        /// nothing.)
+        mutating func cell(_ id: UInt64, orMaking make: () -> CreationCell) -> CreationCell {
             guard let first = firstCell else {
+                let made = make()
                 firstCell = (id, made)
                 return made
             }
             if first.id == id { return first.cell }
             for item in moreCells where item.id == id { return item.cell }
+            let made = make()
             moreCells.append((id, made))
             return made
         }
 
-        /// Every cell the scope holds.
-        var cells: [CreationCell] { (firstCell.map { [$0.cell] } ?? []) + moreCells.map(\.cell) }
+        /// How many of the scope's cells hold a published instance.
+        var publishedCount: Int {
+            var count = firstCell?.cell.isPublished == true ? 1 : 0
+            for item in moreCells where item.cell.isPublished { count += 1 }
+            return count
+        }
     }
 
     /// The registry the scope was opened on: its lookups are that registry's.
@@ -73,7 +81,14 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     /// Whether a ``RouteRegistry/makeEachRegistration(supplying:)`` run opened it, its supplied values
     /// given by ``RegistrationInputs``: a value it lacks is then reported as one the inputs did not give.
     let suppliedByInputs: Bool
-    private var state = State()
+    /// What the scope holds; reached only inside ``withState(_:)``.
+    ///
+    /// Unchecked exclusivity, `@safe`: every access is inside `withState`, which holds the scope's lock, a
+    /// mutex that is not recursive and that `withState`'s bodies never take again (nor any other lock), so
+    /// two accesses can never overlap; the rest of the scope's life (`init`, `deinit`) has it alone. The
+    /// runtime's dynamic check would cost each lookup of a supplied value or a request-scoped cell more than
+    /// the lock does.
+    @safe @exclusivity(unchecked) private var state = State()
     /// Set by ``end()`` under the lock, read without it by every lookup's door.
     private let ended = Atomic<Bool>(false)
 
@@ -82,10 +97,40 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         self.suppliedByInputs = suppliedByInputs
     }
 
-    /// Runs `body` on the scope's state, holding the creation coordinator's lock. `body` must not release
-    /// anything that may hold user objects (move it out and release it after).
+    /// The locks that guard the scopes' state, made once for the process: a scope uses the one its address
+    /// picks (``lock``). A lock of the scope's own would be a second allocation per scope (`PThreadMutex`
+    /// allocates its mutex; `Synchronization.Mutex`, which would be stored inline, hands a contended lock
+    /// over through a futex that ThreadSanitizer cannot see, and `.ci/run` refuses it in Router). Each is
+    /// held for a few list operations only, so two scopes that share one rarely meet, and requests in
+    /// flight no longer queue on the creation coordinator's lock for their scope's state.
+    ///
+    /// **Lock order: no cycle is possible.** These locks are leaves: a thread holding one takes no other
+    /// lock, so it never waits while holding one, and a cycle of waits needs such a thread. A body run
+    /// under one (``withState(_:)``) only reads and writes the scope's lists, makes an empty cell and reads
+    /// cells' `isPublished` (an atomic load: a scope holds `SharedCell`s only). It takes neither the
+    /// creation coordinator's lock nor another scope's (two scopes may share a lock, so a nested
+    /// `withState` could wait for itself), runs no user code, and releases nothing that holds a user's
+    /// object: ``end()`` moves the state out and releases it after unlocking, so a `deinit` it runs may
+    /// look anything up. The other way round, nothing calls into a scope while holding the coordinator's
+    /// lock: `Resolver.requestCell` and `Resolver.suppliedBox` read the scope before a cell is claimed,
+    /// outside that lock.
+    private static let locks: [PThreadMutex] = (0..<64).map { _ in PThreadMutex() }
+
+    /// The scope's lock: the one of ``locks`` its address picks (Fibonacci hashing of the address, whose
+    /// low bits are the allocator's alignment; not `hashValue`, which runs SipHash). Fixed for the scope's
+    /// life, since the address is.
+    private var lock: PThreadMutex {
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(self)))
+        return Self.locks[Int(truncatingIfNeeded: ((address >> 4) &* 0x9E37_79B9_7F4A_7C15) >> 58)]
+    }
+
+    /// Runs `body` on the scope's state, holding the scope's lock (see ``locks`` for what `body` must not
+    /// do). `body` must not release anything that may hold user objects: move it out and release it after.
     private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try CreationCoordinator.run { _ in try body(&state) }
+        let lock = self.lock
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
     }
 
     /// Supplies the value of a key declared with ``RouteRegistry/registerSupplied(_:file:line:)``, for every
@@ -247,7 +292,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
 
     /// How many request-scoped instances the scope holds now (supplied values not counted).
     public var count: Int {
-        withState { state in state.cells.count(where: \.isPublished) }
+        withState { state in state.publishedCount }
     }
 
     /// The scope as it reads in messages.
@@ -281,13 +326,14 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         // By serial number: an override block's registration is freed when the block ends, and another
         // one made at its address must not find its cell while this scope lives.
         let id = entry.serial
-        // Made before taking the lock (an empty cell holds nothing of the user's, so dropping it when the
-        // scope has one already releases nothing of theirs); the lock's body and result are not generic, so
-        // the lookup requests no generic metadata but the cell's own.
-        let made = SharedCell<Value>()
+        // One acquisition of the scope's lock; the cell is made under it, only when the scope has none yet
+        // (making an empty cell runs no user code and takes no lock). The lock's result is not generic, and
+        // the cell's type is asked for once, here, where the cast below finds it too: asked for again inside
+        // the closure, each request of `SharedCell<Value>`'s metadata cost about 330 instructions.
+        let cellType = SharedCell<Value>.self
         let found = withState { state -> CreationCell? in
             if ended.load(ordering: .relaxed) { return nil }
-            return state.cell(id, orStoring: made)
+            return state.cell(id) { cellType.init() }
         }
         // Stored by this method only, as `SharedCell<Value>` of the same registration's type.
         return found as? SharedCell<Value>
