@@ -140,33 +140,62 @@ nonisolated final class DedicatedThreadExecutor: TaskExecutor, @unchecked Sendab
     }
 }
 
-struct MainActorAsyncSingletonTests {
+/// Whether `semaphore` is signalled within `bound` seconds, awaited suspended: a thread of its own does
+/// the timed wait, so that the bound is counted whether or not the cooperative pool has a free thread (the
+/// caller resumes on one once it has).
+nonisolated func isSignalled(_ semaphore: DispatchSemaphore, within bound: Int) async -> Bool {
+    await withCheckedContinuation { continuation in
+        Thread {
+            continuation.resume(returning: semaphore.wait(timeout: .now() + .seconds(bound)) == .success)
+        }.start()
+    }
+}
+
+nonisolated struct MainActorAsyncSingletonTests {
     /// Tasks on the main actor and on two other threads race for one async singleton whose factory hops to
     /// the main actor while it builds: one build, one instance for all, and no task waits by blocking a
     /// thread (a blocked main actor would never let the factory's hop run).
-    @Test(.timeLimit(.minutes(1)))
-    func anAsyncSingletonRacedFromTheMainActorAndElsewhereIsBuiltOnceWithoutAHang() async throws {
+    ///
+    /// The race runs on the main actor and on threads of its own, never on the shared cooperative pool,
+    /// which the suites running in parallel may hold for minutes. The test waits for it suspended, off the
+    /// main actor (the suite is nonisolated, so that even the code Swift Testing generates around the test
+    /// never needs the main actor, which a regression could block), for a generous bound counted on a thread
+    /// of its own: a hang detector, not a speed test. (A `.timeLimit` also counted the time the test's task
+    /// waited for a thread of the pool to return from the main actor: a starved pool read as a hang.)
+    @Test @concurrent func anAsyncSingletonRacedFromTheMainActorAndElsewhereIsBuiltOnceWithoutAHang() async {
         let executors = [DedicatedThreadExecutor(), DedicatedThreadExecutor()]
         defer { for executor in executors { executor.stop() } }
-        for _ in 0..<20 {
-            let builds = RunCounter()
-            let registry = RouteRegistry()
-            try registry.registerAsync(.searchCache) { _ in
-                builds.add()
-                await MainActor.run {}
-                return SearchCacheImpl()
-            }.scope(.singleton)
-            try registry.seal()
-            let elsewhere = (0..<4).map { index in
-                Task.detached(executorPreference: executors[index % 2]) {
-                    try await registry.makeDestinationAsync(to: .searchCache)
+        let done = DispatchSemaphore(value: 0)
+        Task { @MainActor in
+            defer { done.signal() }
+            do {
+                for _ in 0..<20 {
+                    let builds = RunCounter()
+                    let registry = RouteRegistry()
+                    try registry.registerAsync(.searchCache) { _ in
+                        builds.add()
+                        await MainActor.run {}
+                        return SearchCacheImpl()
+                    }.scope(.singleton)
+                    try registry.seal()
+                    let elsewhere = (0..<4).map { index in
+                        Task.detached(executorPreference: executors[index % 2]) {
+                            try await registry.makeDestinationAsync(to: .searchCache)
+                        }
+                    }
+                    let here = try await registry.makeDestinationAsync(to: .searchCache)
+                    for task in elsewhere {
+                        #expect(try await task.value === here)
+                    }
+                    #expect(builds.value == 1)
                 }
+            } catch {
+                Issue.record(error)
             }
-            let here = try await registry.makeDestinationAsync(to: .searchCache)
-            for task in elsewhere {
-                #expect(try await task.value === here)
-            }
-            #expect(builds.value == 1)
+        }
+        let bound = 300
+        if !(await isSignalled(done, within: bound)) {
+            Issue.record("The race did not finish within \(bound) s: it hangs.")
         }
     }
 }

@@ -42,14 +42,37 @@ private func fakeEngine(_ overrides: RouteRegistry, log: EventLog) throws {
         .teardown { engine in log.record("fake engine \(engine.horsepower)") }
 }
 
-/// Waits, suspended, for the first value of `stream`.
-private func first(_ stream: AsyncStream<Void>) async {
-    var values = stream.makeAsyncIterator()
-    _ = await values.next()
+/// A lookup started as a task, so that it sees the overrides in force where it starts, that runs on a
+/// thread of its own (a ``FixedPool`` of one), not on the cooperative pool: its factory or preparation may
+/// block that thread until the test's side fires a ``Signal``, and the test's side, which waits for it
+/// blocked too, never needs a free thread of the pool (which the suites running in parallel may hold for
+/// minutes) to go on.
+private final class LookupOnItsOwnThread<Value: Sendable>: Sendable {
+    private let lane = FixedPool(width: 1)
+    private let done = Signal()
+    private let outcome = TestLocked<Result<Value, any Error>?>(nil)
+
+    init(_ lookup: @escaping @Sendable () throws -> Value) {
+        Task(executorPreference: lane) { [done, outcome] in
+            let result = Result { try lookup() }
+            outcome.withLock { $0 = result }
+            done.fire()
+        }
+    }
+
+    deinit { lane.shutDown() }
+
+    /// What the lookup returned or threw; nil, with an issue recorded, when it did not end within the
+    /// bound (a hang detector, not a speed test).
+    func result(sourceLocation: SourceLocation = #_sourceLocation) -> Result<Value, any Error>? {
+        guard done.wait(seconds: 60) else {
+            Issue.record("The lookup did not end within 60 s: it hangs.", sourceLocation: sourceLocation)
+            return nil
+        }
+        return outcome.withLock { $0 }
+    }
 }
 
-// Serialized: three scenarios block a thread of the cooperative pool in a factory until the block ended.
-@Suite(.serialized)
 struct OverrideTeardownTests {
     @Test func theSingletonsBuiltInAnOverrideBlockAreTornDownOnceWhenItEndsTheLastMadeFirst() throws {
         let log = EventLog()
@@ -157,11 +180,20 @@ struct OverrideTeardownTests {
         #expect(reported.withLock { $0 } == ["teardownFailed RoutableService<Engine>"])
     }
 
-    @Test func aLookupRacingTheBlocksEndNeverGetsAnInstanceItToreDown() async throws {
+    // The three scenarios below hold a lookup inside its factory or preparation until the block has ended:
+    // the lookup runs on a thread of its own, and the test's side waits for it with semaphores, so that no
+    // step waits for a thread of the cooperative pool. (As tasks on the pool, with an async test waiting
+    // for them, a run whose other suites held the pool's other threads let the factory's bounded wait end
+    // first, before the block ended, and the scenario's premise with it.)
+
+    @Test func aLookupRacingTheBlocksEndNeverGetsAnInstanceItToreDown() throws {
         let log = EventLog()
         let torn = TestLocked<[ObjectIdentifier]>([])
-        let (started, starting) = AsyncStream<Void>.makeStream()
+        let started = Signal()
         let proceed = Signal()
+        // Whether the factory still waited when the block had ended (the test fires `proceed` only then): the
+        // scenario's premise.
+        let waitedForTheBlocksEnd = TestLocked(false)
         let registry = try sealedRegistry { registry in
             try registry.register(.car) { r in CarImpl(engine: try r.resolve(.engine)) }
                 .scope(.singleton).dependencies(.initializer(.engine))
@@ -172,24 +204,24 @@ struct OverrideTeardownTests {
             try registry.register(.engine) { _ in V8() }.scope(.singleton)
             // A lookup that began inside the block, and reaches the car once the block has ended.
             try registry.register(.lateCarProbe) { r in
-                starting.yield()
-                // Until fired: a bound of 120 s, not the default 10, which a ThreadSanitizer run on a starved pool outlasted
-                // (the factory then went on before the block ended, and the test's premise with it).
-                _ = proceed.wait(seconds: 120)
+                started.fire()
+                let fired = proceed.wait(seconds: 120)
+                waitedForTheBlocksEnd.withLock { $0 = fired }
                 return LateCarProbeImpl(car: try r.resolve(.car))
             }
         }
-        let task = try await registry.withOverrides { overrides in
+        let lookup = try registry.withOverrides { overrides in
             try overrides.register(.engine) { _ in V8(horsepower: 1) }.scope(.singleton)
         } operation: {
             _ = try registry.makeDestination(to: .car)
-            let task = Task { ObjectIdentifier(try registry.makeDestination(to: .lateCarProbe).car) }
-            await first(started)
-            return task
+            let lookup = LookupOnItsOwnThread { ObjectIdentifier(try registry.makeDestination(to: .lateCarProbe).car) }
+            #expect(started.wait(seconds: 60))
+            return lookup
         }
         #expect(log.events == ["car 1"])
         proceed.fire()
-        let result = await task.result
+        let result = lookup.result()
+        #expect(waitedForTheBlocksEnd.withLock { $0 })
         if case .success(let car) = result {
             #expect(!torn.withLock { $0 }.contains(car))
         }
@@ -199,60 +231,64 @@ struct OverrideTeardownTests {
         #expect(log.events == ["car 1"])
     }
 
-    @Test func aBuildWhoseFactoryReturnsAfterTheBlockEndedIsTornDownAtOnce() async throws {
+    @Test func aBuildWhoseFactoryReturnsAfterTheBlockEndedIsTornDownAtOnce() throws {
         let log = EventLog()
-        let (started, starting) = AsyncStream<Void>.makeStream()
+        let started = Signal()
         let proceed = Signal()
+        // Whether the factory returned only after the block had ended: the scenario's premise.
+        let returnedAfterTheBlocksEnd = TestLocked(false)
         let registry = try service(log: log)
-        let task = try await registry.withOverrides { overrides in
+        let lookup = try registry.withOverrides { overrides in
             try overrides.register(.engine) { _ in
-                starting.yield()
-                // Until fired: a bound of 120 s, not the default 10, which a ThreadSanitizer run on a starved pool outlasted
-                // (the factory then went on before the block ended, and the test's premise with it).
-                _ = proceed.wait(seconds: 120)
+                started.fire()
+                let fired = proceed.wait(seconds: 120)
+                returnedAfterTheBlocksEnd.withLock { $0 = fired }
                 return V8(horsepower: 1)
             }
             .scope(.singleton)
             .teardown { engine in log.record("fake engine \(engine.horsepower)") }
         } operation: {
-            let task = Task { try registry.makeDestination(to: .engine).horsepower }
-            await first(started)
-            return task
+            let lookup = LookupOnItsOwnThread { try registry.makeDestination(to: .engine).horsepower }
+            #expect(started.wait(seconds: 60))
+            return lookup
         }
         #expect(log.events.isEmpty)
         proceed.fire()
-        let result = await task.result
+        let result = lookup.result()
+        #expect(returnedAfterTheBlocksEnd.withLock { $0 })
         #expect(log.events == ["fake engine 1"])
-        #expect(throws: RouteError.self) { try result.get() }
+        #expect(throws: RouteError.self) { try result?.get() }
         // The registry's own engine is untouched, and its shutdown tears down only what it made.
         #expect(try registry.makeDestination(to: .engine).horsepower == 400)
         try registry.shutdown()
         #expect(log.events == ["fake engine 1", "engine 400"])
     }
 
-    @Test func aBuildWhosePreparationRunsWhenTheBlockEndsIsTornDownAtOnce() async throws {
+    @Test func aBuildWhosePreparationRunsWhenTheBlockEndsIsTornDownAtOnce() throws {
         let log = EventLog()
-        let (started, starting) = AsyncStream<Void>.makeStream()
+        let started = Signal()
         let proceed = Signal()
+        // Whether the preparation still ran when the block had ended: the scenario's premise.
+        let preparedUntilTheBlocksEnd = TestLocked(false)
         let registry = try service(log: log)
-        let task = try await registry.withOverrides { overrides in
+        let lookup = try registry.withOverrides { overrides in
             try overrides.register(.engine) { _ in V8(horsepower: 1) }
                 .scope(.singleton)
                 .preparing { _, _ in
-                    starting.yield()
-                    // Until fired: a bound of 120 s, not the default 10, which a ThreadSanitizer run on a starved pool outlasted
-                    // (the factory then went on before the block ended, and the test's premise with it).
-                    _ = proceed.wait(seconds: 120)
+                    started.fire()
+                    let fired = proceed.wait(seconds: 120)
+                    preparedUntilTheBlocksEnd.withLock { $0 = fired }
                 }
                 .teardown { engine in log.record("fake engine \(engine.horsepower)") }
         } operation: {
-            let task = Task { try registry.makeDestination(to: .engine).horsepower }
-            await first(started)
-            return task
+            let lookup = LookupOnItsOwnThread { try registry.makeDestination(to: .engine).horsepower }
+            #expect(started.wait(seconds: 60))
+            return lookup
         }
         proceed.fire()
-        let result = await task.result
+        let result = lookup.result()
+        #expect(preparedUntilTheBlocksEnd.withLock { $0 })
         #expect(log.events == ["fake engine 1"])
-        #expect(throws: RouteError.self) { try result.get() }
+        #expect(throws: RouteError.self) { try result?.get() }
     }
 }
