@@ -82,8 +82,7 @@ final class CreationTransaction: @unchecked Sendable {
         self.isAsync = isAsync
         inMachine = false
         // Set once the object exists: its own address.
-        // Borrowed: only its address is taken, never followed here.
-        let address = UInt(bitPattern: unsafe Borrowed(self).opaque)
+        let address = UncontendedOwner.word(of: self)
         if address & SharedCellLife.flags == 0 && address >= SharedCellLife.firstOwner {
             uncontendedWord = address
         }
@@ -825,14 +824,9 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
                 expected: state, desired: (state & SharedCellLife.released) | SharedCellLife.inMachine,
                 ordering: .acquiringAndReleasing)
             if exchanged {
-                // The word held the owner's address (see `CreationTransaction.uncontendedWord`): the exchange just
-                // made found it still there, so the owner has not ended its claim, and cannot end it (nor its
-                // lookup, which holds the transaction) without taking the coordinator's lock, which this caller
-                // holds (its own exchange from claimed now fails, sending it through the machine). So the
-                // transaction is alive here, and the reference taken now keeps it so.
-                let address = state & ~SharedCellLife.flags
-                guard let pointer = unsafe UnsafeRawPointer(bitPattern: address) else { return nil }
-                return unsafe Borrowed<CreationTransaction>(opaque: pointer).object
+                // The word held the owner's address, and the exchange just made found it still there: see
+                // `UncontendedOwner.transaction(at:)` for why the transaction is alive.
+                return UncontendedOwner.transaction(at: state & ~SharedCellLife.flags)
             }
             state = found
         }

@@ -111,6 +111,31 @@ extension Entry {
     }
 }
 
+// MARK: The owner of an uncontended claim
+
+/// A ``CreationTransaction`` as the word a ``SharedCell``'s state holds while the transaction claims the cell
+/// without contention (``CreationTransaction/uncontendedWord``), and back.
+enum UncontendedOwner {
+    /// The transaction's address, as a word; only compared and stored, never followed by this call.
+    static func word(of transaction: CreationTransaction) -> UInt {
+        UInt(bitPattern: unsafe Borrowed(transaction).opaque)
+    }
+
+    /// The transaction whose address `address` is, retained for the caller.
+    ///
+    /// The invariant, for its only caller (``SharedCell/takeUncontendedOwner()``): it holds the coordinator's
+    /// lock, and its exchange of the cell's state word has just found `address` there and replaced it. So the
+    /// owner had not ended its claim, and cannot end it, nor the lookup that holds the transaction, without
+    /// taking that lock: its own exchange from the address now fails, which sends it through the machine
+    /// under the lock. The transaction is alive at this call, and the reference returned keeps it so. (An
+    /// address reused by a newer transaction after an older one ended is that newer owner's: the word held
+    /// it, so it is the cell's owner now.)
+    static func transaction(at address: UInt) -> CreationTransaction? {
+        guard let pointer = unsafe UnsafeRawPointer(bitPattern: address) else { return nil }
+        return unsafe Borrowed<CreationTransaction>(opaque: pointer).object
+    }
+}
+
 // MARK: Casts the compiler cannot check
 
 /// A main-actor factory or preparation whose isolation was removed from its type once, at registration,
