@@ -74,6 +74,20 @@ enum WordPhase: Equatable {
     case done
 }
 
+/// An outcome of one of the cell's calls: the test checks that some schedule reached each.
+enum WordOutcome: CaseIterable {
+    case claimed, claimRefused
+    case tookOwner, tookReleasedOwner
+    case markedFree, markedReleased, markedInMachine, markedInMachineReleased, markedPublished, markedRejected
+    case servedPublished, waited
+    case joinFoundItBroughtIn, joinTookItsOwnClaim
+    case publishedUncontended, rejectedUncontended, publishUncontendedFoundMachine
+    case abandonedUncontended, abandonUncontendedFoundMachine
+    case publishedInMachine, rejectedInMachine
+    case releasedFree, releasedPublished, releasedReleased, releasedRejected, releasedClaim, releasedInMachine
+    case releasedInMachineReleased
+}
+
 /// One schedule of a scenario, replayed on a fresh cell and fresh transactions.
 final class WordRun {
     let scenario: WordScenario
@@ -100,6 +114,8 @@ final class WordRun {
     var published: WordInstance?
     var violations: [String] = []
     var log: [String] = []
+    /// The outcomes this schedule reached, so that the test can tell that every path of the protocol was tried.
+    var reached: Set<WordOutcome> = []
 
     init(_ scenario: WordScenario, verbose: Bool) {
         self.scenario = scenario
@@ -221,6 +237,7 @@ final class WordRun {
         let before = word
         let claimed = cell.claimUncontended(words[lookup])
         if verbose { log.append("L\(lookup) claimUncontended → \(claimed)") }
+        reached.insert(claimed ? .claimed : .claimRefused)
         note("word", before)
         if claimed != (before == SharedCellLife.free) {
             violate("claimUncontended answered \(claimed) on a \(name(before)) cell")
@@ -247,6 +264,7 @@ final class WordRun {
             if let claimer = words.firstIndex(of: before & ~SharedCellLife.flags), let owner,
                 owner === transactions[claimer]
             {
+                reached.insert(before & SharedCellLife.released == 0 ? .tookOwner : .tookReleasedOwner)
                 expectWord(
                     (before & SharedCellLife.released) | SharedCellLife.inMachine, after: "takeUncontendedOwner",
                     from: before)
@@ -265,8 +283,18 @@ final class WordRun {
         note("L\(lookup) markClaimedInMachine", taken)
         let free = taken == SharedCellLife.free || taken == SharedCellLife.released
         expectWord(free ? taken | SharedCellLife.inMachine : taken, after: "markClaimedInMachine", from: taken)
+        switch taken {
+        case SharedCellLife.free: reached.insert(.markedFree)
+        case SharedCellLife.released: reached.insert(.markedReleased)
+        case SharedCellLife.inMachine: reached.insert(.markedInMachine)
+        case SharedCellLife.inMachine | SharedCellLife.released: reached.insert(.markedInMachineReleased)
+        case SharedCellLife.published: reached.insert(.markedPublished)
+        case SharedCellLife.rejected: reached.insert(.markedRejected)
+        default: break
+        }
         if cell.isPublished {
             let served = cell.instance
+            reached.insert(.servedPublished)
             if verbose { log.append("L\(lookup) is served \(served?.name ?? "nothing")") }
             if let served {
                 if served !== published { violate("L\(lookup) is served \(served.name), which was not published") }
@@ -280,6 +308,7 @@ final class WordRun {
         } else if let owner = machineOwner {
             if owner == lookup { violate("L\(lookup) waits for itself") }
             if verbose { log.append("L\(lookup) waits for L\(owner)") }
+            reached.insert(.waited)
             phases[lookup] = .waiting
         } else {
             if verbose { log.append("L\(lookup) builds") }
@@ -297,6 +326,7 @@ final class WordRun {
             log.append("L\(lookup) joins the machine: takeUncontendedOwner → \(owner.map { label($0) } ?? "nil")")
         }
         note("word", before)
+        reached.insert(owner == nil ? .joinFoundItBroughtIn : .joinTookItsOwnClaim)
         if let owner {
             if owner !== transactions[lookup] || before & ~SharedCellLife.flags != words[lookup] {
                 violate("L\(lookup)'s join took \(label(owner)) from a \(name(before)) cell")
@@ -339,6 +369,14 @@ final class WordRun {
             if verbose { log.append("L\(lookup) abandonUncontended → \(end)") }
         }
         note("word", before)
+        switch (end, publishes) {
+        case (.done, true): reached.insert(.publishedUncontended)
+        case (.rejected, true): reached.insert(.rejectedUncontended)
+        case (.inMachine, true): reached.insert(.publishUncontendedFoundMachine)
+        case (.done, false): reached.insert(.abandonedUncontended)
+        case (.inMachine, false): reached.insert(.abandonUncontendedFoundMachine)
+        case (.rejected, false): break
+        }
         if (end == .inMachine) != adopted[lookup] {
             violate(
                 "L\(lookup)'s exchange answered \(end) on a \(name(before)) cell, though its claim was "
@@ -388,6 +426,7 @@ final class WordRun {
         let before = word
         let won = cell.publish(made)
         if verbose { log.append("L\(lookup) publish → \(won)") }
+        reached.insert(won ? .publishedInMachine : .rejectedInMachine)
         note("word", before)
         machineOwner = nil
         owning.remove(lookup)
@@ -427,6 +466,15 @@ final class WordRun {
         let got = cell.release()
         releasesDone += 1
         if verbose { log.append("release → \(got?.name ?? "nil")") }
+        switch before {
+        case SharedCellLife.free: reached.insert(.releasedFree)
+        case SharedCellLife.published: reached.insert(.releasedPublished)
+        case SharedCellLife.released: reached.insert(.releasedReleased)
+        case SharedCellLife.rejected: reached.insert(.releasedRejected)
+        case SharedCellLife.inMachine: reached.insert(.releasedInMachine)
+        case SharedCellLife.inMachine | SharedCellLife.released: reached.insert(.releasedInMachineReleased)
+        default: if before >= SharedCellLife.firstOwner { reached.insert(.releasedClaim) }
+        }
         note("word", before)
         if before == SharedCellLife.published {
             if let got, got === published {
@@ -450,9 +498,10 @@ final class WordRun {
     func checkStep() {
         let now = word
         let claimer = now >= SharedCellLife.firstOwner ? words.firstIndex(of: now & ~SharedCellLife.flags) : nil
-        let documented: Set<UInt> = [0, 1, 2, 3, 4, 6]
+        // Free, published, released, rejected, in the machine (and released), or a lookup's claim (and released).
+        let documented = now <= SharedCellLife.inMachine || now == SharedCellLife.inMachine | SharedCellLife.released
         let flags = now & SharedCellLife.flags
-        if !documented.contains(now) && !(claimer != nil && (flags == 0 || flags == SharedCellLife.released)) {
+        if !documented && !(claimer != nil && (flags == 0 || flags == SharedCellLife.released)) {
             violate("the word reached \(name(now)), outside the documented set")
         }
         if let claimer {
@@ -558,12 +607,15 @@ struct SharedCellWordExplorerTests {
     }
 
     /// Every schedule of `scenario`, depth first: how many, and the first violation with its schedule's log.
-    static func explore(_ scenario: WordScenario) -> (schedules: Int, violation: String?) {
+    static func explore(_ scenario: WordScenario, reaching reached: inout Set<WordOutcome>) -> (
+        schedules: Int, violation: String?
+    ) {
         var forced: [Int] = []
         var schedules = 0
         while true {
             schedules += 1
             let (made, tried) = Self.run(scenario, forced, verbose: false)
+            reached.formUnion(tried.reached)
             if let first = tried.violations.first {
                 let path = made.map { String($0.chosen) }.joined(separator: ",")
                 let replay = Self.run(scenario, made.map(\.chosen), verbose: true).run
@@ -578,12 +630,16 @@ struct SharedCellWordExplorerTests {
 
     @Test func everyInterleavingOfClaimsPublicationsAndReleasesTearsEachInstanceDownOnceOrServesIt() {
         var total = 0
+        var reached: Set<WordOutcome> = []
         for scenario in Self.scenarios {
-            let (schedules, violation) = Self.explore(scenario)
+            let (schedules, violation) = Self.explore(scenario, reaching: &reached)
             total += schedules
             #expect(violation == nil, "\(violation ?? "")")
             #expect(schedules > 1)
         }
+        // Every outcome of every call was reached by some schedule: no path of the protocol went untried.
+        let missed = WordOutcome.allCases.filter { !reached.contains($0) }
+        #expect(missed.isEmpty, "never reached: \(missed)")
         print("explored \(total) schedules of a shared cell's state word (\(Self.scenarios.count) scenarios)")
     }
 }
