@@ -3,7 +3,7 @@ import Testing
 
 @testable import Router
 
-// The uncontended claim explored on the engine's own `SharedCell`: two lookups of one shared instance and a
+// The uncontended claim explored on the engine's own `SharedCell`: two or three lookups of one shared instance and a
 // releaser (a reset, a shutdown, a scope's end) each run a short script of the cell's real calls, as
 // `Resolver.createShared` and `CreationTransaction` make them, and every interleaving of those calls is
 // tried. Each call is one step (it is atomic with respect to the state word, `life`); what the engine does in
