@@ -280,6 +280,36 @@ MUTATIONS = [
         CELL,
     ),
 ]
+# The uncontended claim on the cell's state word, explored by SharedCellWordExplorerTests on the real cell.
+MUTATIONS += [
+    (
+        "uncontended-publish-over-release",
+        "the owner of an uncontended claim publishes over a release: the instance is served after its generation "
+        + "closed, and nobody tears it down",
+        "        guard found == owner | SharedCellLife.released else { return .inMachine }\n"
+        + "        life.store(SharedCellLife.rejected, ordering: .relaxed)\n",
+        "        guard found == owner | SharedCellLife.released else { return .inMachine }\n"
+        + "        life.store(SharedCellLife.published, ordering: .relaxed)\n",
+        CELL,
+    ),
+    (
+        "bring-in-leaves-word-claimed",
+        "bringing an uncontended claim into the machine leaves the owner's address on the word: the owner's "
+        + "exchange still succeeds, and the waiters the machine recorded are never woken",
+        "                expected: state, desired: (state & SharedCellLife.released) | SharedCellLife.inMachine,\n",
+        "                expected: state, desired: state,\n",
+        CELL,
+    ),
+    (
+        "uncontended-claim-of-taken-cell",
+        "an uncontended claim succeeds on a cell that is not free (released, or built by another lookup)",
+        "            expected: SharedCellLife.free, desired: owner, successOrdering: .acquiring, failureOrdering: .relaxed\n"
+        + "        ).exchanged\n",
+        "            expected: life.load(ordering: .relaxed), desired: owner, successOrdering: .acquiring,\n"
+        + "            failureOrdering: .relaxed\n        ).exchanged\n",
+        CELL,
+    ),
+]
 # Each with its file.
 MUTATIONS = [mutation if len(mutation) == 5 else (*mutation, MACHINE) for mutation in MUTATIONS]
 
