@@ -781,8 +781,11 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     /// exchange, no lock. False when it is not free (published, released, claimed, or in the machine): the
     /// caller claims through the machine.
     func claimUncontended(_ owner: UInt) -> Bool {
+        // Releasing too: a claimer that later finds the owner's address here reads the owner transaction's
+        // fields (`isAsync`, written when it was made), after an acquiring load of this word.
         life.compareExchange(
-            expected: SharedCellLife.free, desired: owner, successOrdering: .acquiring, failureOrdering: .relaxed
+            expected: SharedCellLife.free, desired: owner, successOrdering: .acquiringAndReleasing,
+            failureOrdering: .relaxed
         ).exchanged
     }
 
