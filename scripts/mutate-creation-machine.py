@@ -307,6 +307,15 @@ MUTATIONS += [
         "            expected: life.load(ordering: .relaxed), desired: owner, successOrdering: .acquiringAndReleasing,\n",
         CELL,
     ),
+    (
+        "enter-machine-ignores-claim",
+        "a claim through the machine marks only a free cell and leaves an uncontended claim where it is (what "
+        + "taking the owner and marking in two exchanges amounted to when a claim landed between them): the "
+        + "machine answers build, and two lookups build one generation's instance",
+        "            guard claimed || state == SharedCellLife.free || state == SharedCellLife.released else { return nil }\n",
+        "            guard state == SharedCellLife.free || state == SharedCellLife.released else { return nil }\n",
+        CELL,
+    ),
 ]
 # Each with its file.
 MUTATIONS = [mutation if len(mutation) == 5 else (*mutation, MACHINE) for mutation in MUTATIONS]

@@ -58,8 +58,11 @@ struct WordScenario: CustomStringConvertible {
 enum WordPhase: Equatable {
     /// It tries the uncontended claim next.
     case start
-    /// It claims through the machine next (`CreationTransaction.step`, under the lock).
+    /// It claims through the machine next (`CreationTransaction.step`, under the lock): the cell enters the
+    /// machine (`SharedCell.enterMachine`).
     case claimInMachine
+    /// Still holding the lock, the machine answers its claim: build, wait or published.
+    case deciding
     /// The machine told it to wait for the owner: it claims again once the owner ended through the machine.
     case waiting
     /// It holds an uncontended claim: its factory runs.
@@ -139,8 +142,23 @@ final class WordRun {
         var actors = scenario.lookups.indices.filter {
             phases[$0] != .done && (phases[$0] != .waiting || machineOwner == nil)
         }
+        // A lookup between the two parts of its claim through the machine holds the coordinator's lock: only
+        // lock-free calls of the others come in between.
+        if let holder = phases.firstIndex(of: .deciding) {
+            actors = actors.filter { $0 == holder || !holdsLockToMove($0) }
+        }
         if releasesDone < scenario.releases { actors.append(scenario.lookups.count) }
         return actors
+    }
+
+    /// Whether the lookup's next step takes the coordinator's lock.
+    func holdsLockToMove(_ lookup: Int) -> Bool {
+        switch phases[lookup] {
+        case .claimInMachine, .waiting, .deciding, .publishInMachine, .abandonInMachine: return true
+        // Its join, or its end through the machine once it joined.
+        case .ownsClaim: return scenario.lookups[lookup].joinsMachine || joined[lookup]
+        case .start, .built, .done: return false
+        }
     }
 
     func name(_ word: UInt) -> String {
@@ -212,6 +230,8 @@ final class WordRun {
             claimUncontended(actor)
         case .claimInMachine, .waiting:
             claimInMachine(actor)
+        case .deciding:
+            decide(actor)
         case .ownsClaim:
             if lookup.joinsMachine && !joined[actor] {
                 join(actor)
@@ -252,13 +272,13 @@ final class WordRun {
         }
     }
 
-    /// `CreationTransaction.step`, one locked section: `bringIn` (`takeUncontendedOwner`, then the machine
-    /// adopts the owner), `markClaimedInMachine`, then the machine's claim.
+    /// `CreationTransaction.step`, a locked section, first part: `SharedCell.enterMachine` (one exchange), and
+    /// the machine adopts the owner it returns. The machine's claim is the next step (`decide`): the lock is
+    /// held between the two, so only lock-free calls (an uncontended claim or end, a release) come between.
     func claimInMachine(_ lookup: Int) {
         let before = word
-        let owner = cell.takeUncontendedOwner()
-        let taken = word
-        if verbose { log.append("L\(lookup) takeUncontendedOwner → \(owner.map { self.label($0) } ?? "nil")") }
+        let owner = cell.enterMachine()
+        if verbose { log.append("L\(lookup) enterMachine → \(owner.map { self.label($0) } ?? "nil")") }
         note("word", before)
         if before >= SharedCellLife.firstOwner {
             if let claimer = words.firstIndex(of: before & ~SharedCellLife.flags), let owner,
@@ -266,31 +286,37 @@ final class WordRun {
             {
                 reached.insert(before & SharedCellLife.released == 0 ? .tookOwner : .tookReleasedOwner)
                 expectWord(
-                    (before & SharedCellLife.released) | SharedCellLife.inMachine, after: "takeUncontendedOwner",
+                    (before & SharedCellLife.released) | SharedCellLife.inMachine, after: "enterMachine",
                     from: before)
                 adopted[claimer] = true
                 adopt(claimer)
             } else {
                 violate(
-                    "takeUncontendedOwner on a \(name(before)) cell returned \(owner.map { label($0) } ?? "nil"), "
+                    "enterMachine on a \(name(before)) cell returned \(owner.map { label($0) } ?? "nil"), "
                         + "not the claim's owner")
             }
         } else {
-            if let owner { violate("takeUncontendedOwner on a \(name(before)) cell returned \(label(owner))") }
-            expectWord(before, after: "takeUncontendedOwner", from: before)
+            if let owner { violate("enterMachine on a \(name(before)) cell returned \(label(owner))") }
+            let free = before == SharedCellLife.free || before == SharedCellLife.released
+            expectWord(free ? before | SharedCellLife.inMachine : before, after: "enterMachine", from: before)
+            switch before {
+            case SharedCellLife.free: reached.insert(.markedFree)
+            case SharedCellLife.released: reached.insert(.markedReleased)
+            case SharedCellLife.inMachine: reached.insert(.markedInMachine)
+            case SharedCellLife.inMachine | SharedCellLife.released: reached.insert(.markedInMachineReleased)
+            case SharedCellLife.published: reached.insert(.markedPublished)
+            case SharedCellLife.rejected: reached.insert(.markedRejected)
+            default: break
+            }
         }
-        cell.markClaimedInMachine()
-        note("L\(lookup) markClaimedInMachine", taken)
-        let free = taken == SharedCellLife.free || taken == SharedCellLife.released
-        expectWord(free ? taken | SharedCellLife.inMachine : taken, after: "markClaimedInMachine", from: taken)
-        switch taken {
-        case SharedCellLife.free: reached.insert(.markedFree)
-        case SharedCellLife.released: reached.insert(.markedReleased)
-        case SharedCellLife.inMachine: reached.insert(.markedInMachine)
-        case SharedCellLife.inMachine | SharedCellLife.released: reached.insert(.markedInMachineReleased)
-        case SharedCellLife.published: reached.insert(.markedPublished)
-        case SharedCellLife.rejected: reached.insert(.markedRejected)
-        default: break
+        phases[lookup] = .deciding
+    }
+
+    /// `CreationTransaction.step`, second part, still under the lock: the machine's claim, which reads
+    /// whether the cell is published and whom it records as the owner.
+    func decide(_ lookup: Int) {
+        if word >= SharedCellLife.firstOwner {
+            violate("an uncontended claim (\(name(word))) took the cell while L\(lookup)'s claim held it")
         }
         if cell.isPublished {
             let served = cell.instance
@@ -510,10 +536,16 @@ final class WordRun {
             }
             if machineOwner != nil { violate("the word holds L\(claimer)'s claim while the machine records an owner") }
         }
-        if now & SharedCellLife.inMachine != 0 && now < SharedCellLife.firstOwner && machineOwner == nil {
+        // Between the two parts of a claim through the machine the word may say so before the machine answers.
+        if now & SharedCellLife.inMachine != 0 && now < SharedCellLife.firstOwner && machineOwner == nil
+            && !phases.contains(.deciding)
+        {
             violate("the word says \(name(now)), but the machine records no owner")
         }
-        if let owner = machineOwner, ![3, 4, 6].contains(now) {
+        // Released (2) too: a release between the two parts of a claim leaves a cell the machine gives its
+        // claimer to build, and no uncontended claim takes a released cell (the claimer sees it released and
+        // builds nothing).
+        if let owner = machineOwner, ![2, 3, 4, 6].contains(now) {
             violate(
                 "the machine records L\(owner) as the owner, but the word is \(name(now)): an uncontended claim may take it"
             )

@@ -258,8 +258,7 @@ final class CreationTransaction: @unchecked Sendable {
         _ machine: inout EngineCreationMachine, claiming cell: CreationCell, for entry: AnyEntry, blocking: Bool
     ) throws -> Claim? {
         joinMachine(&machine)
-        Self.bringIn(cell, &machine)
-        cell.markClaimedInMachine()
+        if let owner = cell.enterMachine() { machine.adopt(Ref(owner), Ref(cell), isAsync: owner.isAsync) }
         // A blocking claim asks whether this thread may be needed by tasks only when that decides.
         switch machine.claim(
             Ref(self), Ref(cell), isPublished: cell.isPublished, blocking: blocking && CurrentThread.mayBeNeededByTasks,
@@ -658,10 +657,15 @@ class CreationCell: @unchecked Sendable {
     /// nil when the cell was not so claimed.
     func takeUncontendedOwner() -> CreationTransaction? { nil }
 
-    /// Before a claim through the machine (coordinator lock held, after ``takeUncontendedOwner()``): marks a
-    /// cell nobody builds as the machine's, so that no uncontended claim takes it while the machine decides
-    /// (a claim the machine answers with `build` makes the caller its owner).
-    func markClaimedInMachine() {}
+    /// Before a claim through the machine (coordinator lock held), in one exchange: takes the cell out of
+    /// an uncontended claim (returning its owner, which the caller records as the owner in the machine), or
+    /// marks a cell nobody builds as the machine's, so that no uncontended claim takes it while the machine
+    /// decides (a claim the machine answers with `build` makes the caller its owner). One exchange, because
+    /// an uncontended claim takes no lock: taking the owner, then marking, let a claim land in between, and
+    /// two lookups built one generation's instance (found under ThreadSanitizer by
+    /// `resetsRacingLookupsFromManyThreadsRunTheFactoryOncePerGeneration`; the mutation check's
+    /// `enter-machine-ignores-claim` is what that did, and `SharedCellWordExplorerTests` kills it).
+    func enterMachine() -> CreationTransaction? { nil }
 
     /// The owner of an uncontended claim gives it up (see ``SharedCell``); a cell that has no state word
     /// is never so claimed, and answers `.inMachine`.
@@ -836,12 +840,21 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
         return nil
     }
 
-    override func markClaimedInMachine() {
-        var state = life.load(ordering: .relaxed)
-        while state == SharedCellLife.free || state == SharedCellLife.released {
+    override func enterMachine() -> CreationTransaction? {
+        var state = life.load(ordering: .acquiring)
+        while true {
+            let claimed = state >= SharedCellLife.firstOwner
+            // Claimed without contention: the owner's claim comes in (released stays released). Free or
+            // released: marked. Published, rejected or in the machine already: nothing to do.
+            guard claimed || state == SharedCellLife.free || state == SharedCellLife.released else { return nil }
+            let desired = (claimed ? state & SharedCellLife.released : state) | SharedCellLife.inMachine
             let (exchanged, found) = life.compareExchange(
-                expected: state, desired: state | SharedCellLife.inMachine, ordering: .acquiringAndReleasing)
-            if exchanged { return }
+                expected: state, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged {
+                // The word held the owner's address, and this exchange found it still there: see
+                // `UncontendedOwner.transaction(at:)` for why the transaction is alive.
+                return claimed ? UncontendedOwner.transaction(at: state & ~SharedCellLife.flags) : nil
+            }
             state = found
         }
     }

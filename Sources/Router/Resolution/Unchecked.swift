@@ -123,8 +123,8 @@ enum UncontendedOwner {
 
     /// The transaction whose address `address` is, retained for the caller.
     ///
-    /// The invariant, for its only caller (``SharedCell/takeUncontendedOwner()``): it holds the coordinator's
-    /// lock, and its exchange of the cell's state word has just found `address` there and replaced it. So the
+    /// The invariant, for its two callers (``SharedCell/takeUncontendedOwner()`` and ``SharedCell/enterMachine()``):
+    /// each holds the coordinator's lock, and its exchange of the cell's state word has just found `address` there and replaced it. So the
     /// owner had not ended its claim, and cannot end it, nor the lookup that holds the transaction, without
     /// taking that lock: its own exchange from the address now fails, which sends it through the machine
     /// under the lock. The transaction is alive at this call, and the reference returned keeps it so. (An
