@@ -23,6 +23,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
         case "s11": sum = try runMainActorProfile(arguments)
         case "s12", "s12s", "s13": sum = try await runAsyncProfile(arguments)
         case "s16", "s16c": sum = try runRequestProfile(arguments)
+        case "s17": sum = try await runLoadRequestProfile(arguments)
         default: sum = try runProfile(arguments)
         }
         print("checksum=\(sum)")

@@ -114,10 +114,12 @@ extension RouteError {
 
     /// How many builds in a row of a resettable singleton a lookup makes while resets release their
     /// generation, before it gives up with ``releasedDuringEveryBuild(_:path:)``.
+    @usableFromInline
     static let generationAttempts = 16
 
     /// A lookup of a resettable singleton each of whose builds a reset released before it was published
     /// (a factory or preparation that resets its own registration with a teardown, every time).
+    @usableFromInline
     static func releasedDuringEveryBuild(_ entry: AnyEntry, path: [String]) -> RouteError {
         RouteError(
             .scopeClosed, key: entry.key.full, path: path,
@@ -225,6 +227,7 @@ extension RouteError {
 
     /// A registration with only an async factory, looked up synchronously.
     /// `eager`: it is an eager singleton, which `warmUp()` builds at start-up.
+    @usableFromInline
     static func asyncOnly(_ key: KeyDescription, path: [String], eager: Bool = false) -> RouteError {
         RouteError(
             .asyncOnly, key: key.full, path: path,
@@ -457,6 +460,7 @@ extension RouteError {
     }
 
     /// A lookup through a request scope that was ended, or of a request-scoped key in one.
+    @usableFromInline
     static func requestScopeEnded(_ key: KeyDescription, path: [String]) -> RouteError {
         RouteError(
             .scopeClosed, key: key.full, path: path,

@@ -95,6 +95,7 @@ struct KeyDescription: Sendable, Hashable {
 
     /// The short name used in resolution paths and graph nodes, e.g. `Engine`; a module reads as what it
     /// makes and the configuration it is made through, e.g. `Cart via CartModuleConfig`.
+    @usableFromInline
     var short: String {
         let suffix = TypeName.qualifierSuffix(qualifier, tag: tag, name: name)
         guard kind == .module, let made else { return TypeName.short(type) + suffix }

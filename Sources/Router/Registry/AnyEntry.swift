@@ -10,9 +10,11 @@ class AnyEntry: @unchecked Sendable {
     /// another registration (a 64-bit count does not wrap). A request scope files its instances under it,
     /// not under the entry's address: an override block's registrations are freed when the block ends and
     /// their addresses reused, while the scope still holds their cells.
+    @usableFromInline
     let serial: UInt64
     /// The last serial number given.
     private static let serials = Atomic<UInt64>(0)
+    @usableFromInline
     let key: KeyDescription
     @usableFromInline let scope: Scope
     /// `scope.isShared`, kept here so that the lookup reads a flag of the entry it already holds.

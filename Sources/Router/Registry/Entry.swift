@@ -12,6 +12,7 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     /// `singleton`, unretained (the entry keeps it alive), so reading a built singleton writes no
     /// reference count.
     @usableFromInline let singletonRef: Borrowed<SharedCell<Destination>>?
+    @usableFromInline
     let weakCell: WeakCell?
     /// What few registrations have, kept out of line: nil when the registration has none of it (see
     /// `AnyEntry.options`).
@@ -25,12 +26,15 @@ final class Entry<Destination>: AnyEntry, @unchecked Sendable {
     var makeConfiguration: (@Sendable () -> ModuleConfiguration<Destination>)? { extras?.makeConfiguration }
     /// The generations of a resettable singleton (``Registration/resettable()``); nil for every other
     /// registration, whose `singleton` cell never changes.
+    @usableFromInline
     var resets: SingletonGenerations<Destination>? { extras?.resets }
     /// The teardown of an instance whose build finished after its generation was released; nil without a
     /// declared teardown.
+    @usableFromInline
     var lateTeardown: LateTeardown<Destination>? { extras?.lateTeardown }
     /// The cell a singleton's lookup builds in and reads: the one cell of a plain singleton, the current
     /// generation's of a resettable one.
+    @usableFromInline
     var singletonCell: SharedCell<Destination>? { singleton ?? extras?.resets?.current }
     var configurationMetatype: Any.Type? { extras?.configurationMetatype }
     var configurationName: String? { configurationMetatype.map { TypeName.of($0) } }

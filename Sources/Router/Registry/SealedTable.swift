@@ -95,6 +95,7 @@ final class SealedTable: @unchecked Sendable {
 
     /// The registry whose error handler sees the failures of lookups that start from this table without a
     /// registry call (a `Lazy` read, a `Provider` call): held weakly, as the registry holds the table.
+    @usableFromInline
     let reporter: WeakRegistry
 
     init(
@@ -368,8 +369,10 @@ extension SealedTable {
 }
 
 /// A weak reference to a registry, for the table it sealed.
+@usableFromInline
 final class WeakRegistry: Sendable {
     /// The registry, while it exists.
+    @usableFromInline
     weak let registry: RouteRegistry?
 
     init(_ registry: RouteRegistry?) { self.registry = registry }

@@ -101,6 +101,7 @@ final class Lifecycle: Sendable {
 /// A registration's teardown, for an instance whose build finished after its generation was released (by
 /// ``RouteRegistry/shutdown()`` or ``RouteRegistry/resetSingletons()``): its lookup runs it at once, and
 /// nothing else ever will. A failure reaches the registry's error handler.
+@usableFromInline
 struct LateTeardown<Value>: @unchecked Sendable {
     // @unchecked: every field is immutable and `Sendable` but for the closures' `Value` parameter, which the
     // compiler cannot see is the registration's shared instance, handed to any thread as a singleton is.
@@ -116,6 +117,7 @@ struct LateTeardown<Value>: @unchecked Sendable {
     }
 
     /// Tears `made` down on a task of its own.
+    @usableFromInline
     func start(_ made: Value) {
         let made = UncheckedInstance(made)
         let async = async
@@ -126,6 +128,7 @@ struct LateTeardown<Value>: @unchecked Sendable {
     }
 
     /// Tears `made` down now, awaiting an async teardown.
+    @usableFromInline
     nonisolated(nonsending) func runAsync(_ made: Value) async {
         do { try await async(made) } catch { report(error) }
     }

@@ -51,7 +51,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// A claim that finds it brings the transaction into the machine as what it is (async or not), so a
     /// synchronous claim still learns that an async lookup's group holds a cell.
     // Unchecked exclusivity, `@safe`: written once, in `init`, before the transaction is shared.
-    @safe @exclusivity(unchecked) private(set) var uncontendedWord: UInt = 0
+    @safe @exclusivity(unchecked) @usableFromInline private(set) var uncontendedWord: UInt = 0
 
     /// Whether the machine has a record of this transaction: set by its first event that goes through the
     /// machine, never cleared. Until then each claim it makes is a single exchange on the cell's state
@@ -60,7 +60,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// suspensions and resumptions).
     // Unchecked exclusivity, `@safe`: no two accesses overlap, since only those lookups, one at a time, make
     // them (this and the two fields below). Checking each access dynamically cost more than the claim.
-    @safe @exclusivity(unchecked) private(set) var inMachine: Bool
+    @safe @exclusivity(unchecked) @usableFromInline private(set) var inMachine: Bool
 
     /// The cells this transaction claimed without contention and has not yet published or given up, and
     /// whether each has its provisional instance: what ``joinMachine(_:)`` brings into the machine. The
@@ -93,6 +93,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// Claims `cell` with one exchange on its state word, taking no lock and writing nothing shared, when
     /// this transaction is not in the machine and the cell is free. False otherwise: the caller claims
     /// through the machine (``claim(_:for:)``).
+    @usableFromInline
     func claimUncontended<Value>(_ cell: SharedCell<Value>, for entry: AnyEntry) -> Bool {
         guard !inMachine, uncontendedWord != 0, cell.claimUncontended(uncontendedWord) else { return false }
         let claim = UncontendedClaim(cell: cell, entry: entry)
@@ -107,6 +108,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// Publishes the instance of an uncontended claim of this transaction (one releasing exchange).
     /// `.inMachine` when this transaction, or the claim, entered the machine meanwhile: the caller finishes
     /// through it (``finish(_:queuedAfter:state:handTo:order:publish:discard:revoke:)``).
+    @inlinable
     func publishUncontended<Value>(_ cell: SharedCell<Value>, _ made: Value) -> UncontendedEnd {
         guard !inMachine else { return .inMachine }
         let end = cell.publishUncontended(made, uncontendedWord)
@@ -117,6 +119,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// Gives up an uncontended claim of this transaction whose build failed. False when this transaction,
     /// or the claim, entered the machine meanwhile: the caller gives it up through the machine
     /// (``abandon(_:)``).
+    @usableFromInline
     func abandonUncontended(_ cell: CreationCell) -> Bool {
         guard !inMachine, cell.abandonUncontended(uncontendedWord) == .done else { return false }
         forgetUncontended(cell)
@@ -126,6 +129,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// Marks the provisional instance of an uncontended claim of this transaction as set (the caller sets
     /// it in the cell). False when the claim is not an uncontended one of this transaction out of the
     /// machine: the caller sets it through ``setProvisional(_:_:)``.
+    @usableFromInline
     func markUncontendedProvisional(_ cell: CreationCell) -> Bool {
         guard !inMachine else { return false }
         if let last = moreUncontended.indices.last(where: { moreUncontended[$0].cell === cell }) {
@@ -137,7 +141,8 @@ final class CreationTransaction: @unchecked Sendable {
         return true
     }
 
-    private func forgetUncontended(_ cell: CreationCell) {
+    @usableFromInline
+    func forgetUncontended(_ cell: CreationCell) {
         if let last = moreUncontended.lastIndex(where: { $0.cell === cell }) {
             moreUncontended.remove(at: last)
         } else if firstUncontended?.cell === cell {
@@ -175,6 +180,7 @@ final class CreationTransaction: @unchecked Sendable {
     }
 
     /// What a claim found.
+    @usableFromInline
     enum Claim {
         /// Published by someone else (possibly while this transaction waited): read the cell.
         case published
@@ -202,6 +208,7 @@ final class CreationTransaction: @unchecked Sendable {
     }
 
     /// ``claim(_:for:)`` for an async lookup: it waits for the owner suspended, never blocking a thread.
+    @usableFromInline
     nonisolated(nonsending) func claimAsync(_ cell: CreationCell, for entry: AnyEntry) async throws -> Claim {
         while true {
             var found: Result<Claim, any Error>?
@@ -227,6 +234,7 @@ final class CreationTransaction: @unchecked Sendable {
 
     /// Before an async lookup enters synchronous code that will claim `cell`: waits, suspended, while
     /// another lookup builds its instance, so that the claim does not block a thread of the pool.
+    @usableFromInline
     nonisolated(nonsending) func awaitRelease(of cell: CreationCell, for entry: AnyEntry) async {
         // Nobody builds it: nothing to wait for, and nothing to ask the machine.
         while !cell.isPublished && !cell.isFree {
@@ -291,6 +299,7 @@ final class CreationTransaction: @unchecked Sendable {
 
     /// Records the provisional instance of a cell this transaction owns (members of a merged group may be
     /// waiting for it).
+    @usableFromInline
     func setProvisional(_ cell: CreationCell, _ apply: () -> Void) {
         CreationCoordinator.run { machine in
             joinMachine(&machine)
@@ -306,6 +315,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// `publish` learns whether it runs now, inside this call, or later (see ``Publication/publish``).
     /// - Returns: Whether the instance was published or forgotten now, rather than held.
     @discardableResult
+    @usableFromInline
     func finish(
         _ cell: CreationCell, queuedAfter: Int? = nil, state: ObjectIdentifier, handTo: ObjectIdentifier? = nil,
         order: Int = .min, publish: @escaping (_ now: Bool) -> Void, discard: @escaping () -> Void,
@@ -333,6 +343,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// it and everything `state` held from `order` on, at once (``CreationMachine/publishGroup(_:by:from:)``);
     /// in a merged group they stay held until ``commit()``. The group is published whole with respect to
     /// releases (``publishWhole(_:)``).
+    @usableFromInline
     func finishGroup(
         _ cell: CreationCell, order: Int, state: ObjectIdentifier, publish: @escaping (_ now: Bool) -> Void,
         discard: @escaping () -> Void, revoke: ((_ published: Bool) -> Void)? = nil
@@ -386,6 +397,7 @@ final class CreationTransaction: @unchecked Sendable {
     }
 
     /// Gives up a claim whose build failed: the next lookup builds the instance again.
+    @usableFromInline
     func abandon(_ cell: CreationCell) {
         CreationCoordinator.run { machine in
             joinMachine(&machine)
@@ -397,6 +409,7 @@ final class CreationTransaction: @unchecked Sendable {
     /// Gives up a claim whose build, begun at graph node `order` of `state`'s lookup, failed with `error`:
     /// what the lookup held from there on was built inside the failed build and is forgotten with it, and
     /// in a merged group the group fails (``CreationMachine/dropGroup(_:by:from:failure:)``).
+    @usableFromInline
     func abandon(_ cell: CreationCell, state: ObjectIdentifier, order: Int, error: any Error) {
         CreationCoordinator.run { machine in
             joinMachine(&machine)
@@ -629,11 +642,13 @@ class CreationCell: @unchecked Sendable {
     init() {}
 
     /// Whether an instance is published. Takes no lock.
+    @usableFromInline
     var isPublished: Bool { false }
 
     /// Whether the cell's generation was released (by a reset or a shutdown): it serves nothing more, and
     /// a lookup that claims it builds in the registration's current generation instead, or fails with
     /// `shutDown`. Takes no lock.
+    @usableFromInline
     var isReleased: Bool { false }
 
     /// Whether nobody builds an instance in it (it is empty, possibly released, and unclaimed); false when
@@ -642,6 +657,7 @@ class CreationCell: @unchecked Sendable {
 
     /// Whether the instance its owner published came after the cell was released, so that it serves
     /// nothing and its publisher tears it down. Takes no lock.
+    @usableFromInline
     var wasRejected: Bool { false }
 
     /// The instance built but not yet published, as `Any`; call with the coordinator's lock held.
@@ -711,7 +727,7 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     // does not reach the field). A dynamic exclusivity check on each singleton read would cost more than
     // the read.
     @safe @exclusivity(unchecked) @usableFromInline var value: Value?
-    @safe @exclusivity(unchecked) var provisional: Value?
+    @safe @exclusivity(unchecked) @usableFromInline var provisional: Value?
 
     @usableFromInline
     override init() {}
@@ -724,14 +740,17 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
 
     override var isPublished: Bool { life.load(ordering: .acquiring) == SharedCellLife.published }
 
+    @usableFromInline
     override var isReleased: Bool { life.load(ordering: .acquiring) & 3 >= SharedCellLife.released }
 
+    @usableFromInline
     override var wasRejected: Bool { life.load(ordering: .acquiring) == SharedCellLife.rejected }
 
     override var isFree: Bool { life.load(ordering: .acquiring) & ~SharedCellLife.released == SharedCellLife.free }
 
     override var provisionalAny: Any? { provisional }
 
+    @usableFromInline
     override func discardProvisional() {
         provisional = nil
         var state = life.load(ordering: .relaxed)
@@ -748,6 +767,7 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     /// instance was built): it then serves nothing, and the caller owns the instance's teardown. Called
     /// once, with the coordinator's lock held, by the cell's owner.
     @discardableResult
+    @usableFromInline
     func publish(_ made: Value) -> Bool {
         value = made
         provisional = nil
@@ -797,6 +817,7 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
     /// claim brought the cell into the machine meanwhile: the owner publishes through it instead (which
     /// wakes the waiters); `.rejected` when a release closed its generation meanwhile: it serves nothing,
     /// and the caller tears the instance down.
+    @inlinable
     func publishUncontended(_ made: Value, _ owner: UInt) -> UncontendedEnd {
         value = made
         provisional = nil
@@ -861,6 +882,7 @@ final class SharedCell<Value>: CreationCell, @unchecked Sendable {
 }
 
 /// How an uncontended claim's owner ended it (see ``SharedCell/publishUncontended(_:_:)``).
+@usableFromInline
 enum UncontendedEnd {
     /// Published, or given up.
     case done
@@ -876,17 +898,18 @@ enum SharedCellLife {
     @inlinable static var free: UInt { 0 }
     @inlinable static var published: UInt { 1 }
     /// Added to what the word held (free, in the machine, or an owner's address) by a release.
-    static var released: UInt { 2 }
-    static var rejected: UInt { 3 }
+    @inlinable static var released: UInt { 2 }
+    @inlinable static var rejected: UInt { 3 }
     /// Set while the machine has a record of who builds it.
-    static var inMachine: UInt { 4 }
+    @inlinable static var inMachine: UInt { 4 }
     /// The bits an owner's address leaves free (objects are 16-byte aligned).
-    static var flags: UInt { 15 }
+    @inlinable static var flags: UInt { 15 }
     /// The smallest word that holds an owner's address.
-    static var firstOwner: UInt { 16 }
+    @inlinable static var firstOwner: UInt { 16 }
 }
 
 /// Holds a weakly shared instance: shared while somebody holds it, built again after release.
+@usableFromInline
 final class WeakCell: CreationCell, @unchecked Sendable {
     // @unchecked: `state` is locked; `provisional` is guarded by the coordinator's lock.
     private struct State: @unchecked Sendable {
@@ -924,6 +947,7 @@ final class WeakCell: CreationCell, @unchecked Sendable {
 /// Thrown inside a lookup of a resettable singleton whose generation a reset released before its instance
 /// was published: the lookup reads or builds the current generation's instead (`createInCurrentGeneration`).
 /// Never leaves the lookup.
+@usableFromInline
 struct GenerationReleased: Error {
     /// Whether this lookup built an instance there (torn down since): only such builds count toward
     /// ``RouteError/generationAttempts``. A claim of a cell released before anything was built in it costs
@@ -933,6 +957,7 @@ struct GenerationReleased: Error {
 }
 
 /// What a claim means to the lookup that made it (see ``Resolver/answer(_:for:published:)``).
+@usableFromInline
 enum ClaimAnswer<Destination> {
     /// The instance: published, or in progress in the lookup's group.
     case found(Destination)
@@ -944,7 +969,7 @@ enum ClaimAnswer<Destination> {
 
 extension Resolver {
     /// Returns or builds the instance of a shared registration (singleton, weak singleton, custom scope).
-    @usableFromInline
+    @inlinable
     mutating func buildShared<Destination>(_ entry: Entry<Destination>) throws -> Destination {
         if let existing = try existingInstance(entry, startingGraph: true) {
             return existing
@@ -977,6 +1002,7 @@ extension Resolver {
     /// Builds a shared instance inside this lookup's creation transaction: claims its cell (or waits for
     /// the lookup that builds it, or finds it in progress in this lookup), builds and prepares it, then
     /// publishes it, or holds it until the enclosing lookup has run a preparation it needs.
+    @inlinable
     mutating func createShared<Destination>(
         _ entry: Entry<Destination>, _ slot: SharedSlot<Destination>
     ) throws -> Destination {
@@ -1096,6 +1122,7 @@ extension Resolver {
     /// lookup reads, or builds, the current generation's. A reset during each of
     /// ``RouteError/generationAttempts`` builds in a row (a factory that resets its own registration) ends
     /// the lookup with ``RouteError/Code/scopeClosed``.
+    @usableFromInline
     mutating func createInCurrentGeneration<Destination>(
         _ entry: Entry<Destination>, _ first: SharedCell<Destination>
     ) throws -> Destination {
@@ -1116,6 +1143,7 @@ extension Resolver {
 
     /// What a lookup that claimed a released cell throws: ``GenerationReleased``, to build in the current
     /// generation, after a reset; `shutDown` once the registry is shutting down.
+    @usableFromInline
     func releasedGeneration<Destination>(_ entry: Entry<Destination>, built: Bool = false) -> any Error {
         // A cell of an override layer whose block has ended (it released the cell at its end).
         if let layer = overrideLayer(holding: entry), !layer.isActive {
@@ -1131,6 +1159,7 @@ extension Resolver {
     /// down now, once, on this thread (an async teardown on a task of its own), and the lookup fails with
     /// `shutDown` or builds in the current generation; one without a teardown keeps what it built (the old
     /// generation's instance, which nothing else serves).
+    @usableFromInline
     func landedInReleasedGeneration<Destination>(_ entry: Entry<Destination>, _ made: Destination) throws
         -> Destination
     {
@@ -1153,6 +1182,7 @@ extension Resolver {
     /// table (``AnyEntry/isHeldByItsTable``: not a request's): a parent registry's, or the override layer
     /// beneath a child's view that made `entry` as its copy. Nil for the lookup's own registrations and for
     /// a registry with no parent (one load and a branch, before anything else is read).
+    @usableFromInline
     func inheritedOwner(of entry: AnyEntry) -> Borrowed<SealedTable>? {
         tableRef.with { table -> Borrowed<SealedTable>? in
             guard table.parent != nil, entry.isHeldByItsTable, !table.holds(entry), let owner = table.owner(of: entry)
@@ -1168,6 +1198,7 @@ extension Resolver {
     /// ``lookup(in:reporting:seeding:onMainActor:_:)``). A failure is this lookup's to report, its path
     /// prefixed with this lookup's. A trace of this lookup counts the build as its own.
     @inline(never)
+    @usableFromInline
     mutating func buildInOwner<Destination>(_ entry: Entry<Destination>, _ owner: Borrowed<SealedTable>) throws
         -> Destination
     {
@@ -1192,6 +1223,7 @@ extension Resolver {
 
     /// Runs a shared instance's preparations now, except those that need an object an enclosing factory is
     /// still building: those are returned, to run in the enclosing lookup's drain.
+    @usableFromInline
     mutating func drainShared(from mark: Int, node: Int32) throws -> [ResolutionGraph.Pending] {
         guard let graph else { return [] }
         let outerFloor = state.enterSharedFloor(node)
@@ -1222,6 +1254,7 @@ extension Resolver {
     /// Claims `cell` for this lookup's creation transaction. Returns the instance when somebody published
     /// it (possibly while this lookup waited) or this lookup's group has it in progress; returns nil when
     /// this lookup now owns the cell and must build the instance.
+    @usableFromInline
     mutating func claim<Destination>(
         _ cell: CreationCell, for entry: AnyEntry, published: () -> Destination?
     ) throws -> Destination? {
@@ -1239,6 +1272,7 @@ extension Resolver {
     /// instance published and released meanwhile); or the error an initializer cycle or an async holder
     /// is.
     @inline(__always)
+    @usableFromInline
     func answer<Destination>(
         _ claim: CreationTransaction.Claim, for entry: AnyEntry, published: () -> Destination?
     ) throws -> ClaimAnswer<Destination> {
@@ -1281,19 +1315,26 @@ extension Resolver {
 }
 
 /// How the creation logic reaches one shared instance's storage, whatever kind of cell holds it.
+@usableFromInline
 struct SharedSlot<Value> {
     /// The cell, for the transaction's bookkeeping.
+    @usableFromInline
     let cell: CreationCell
     /// The cell when it has a state word (not a weak cell): it may be claimed without the machine.
+    @usableFromInline
     let shared: SharedCell<Value>?
     /// The published instance; takes no coordinator lock.
+    @usableFromInline
     let published: () -> Value?
     /// Records the instance built but not yet published; call with the coordinator's lock held.
+    @usableFromInline
     let setProvisional: (Value) -> Void
     /// Publishes the instance; false when the cell was released first (see ``SharedCell/publish(_:)``).
     /// Call with the coordinator's lock held.
+    @usableFromInline
     let publish: (Value) -> Bool
     /// Forgets the provisional instance; call with the coordinator's lock held.
+    @usableFromInline
     let discard: () -> Void
 
     /// Undoes a member's part in a group published across a release (see
@@ -1302,6 +1343,7 @@ struct SharedSlot<Value> {
     /// the current generation's, a fresh one replaces it and the instance the release hands back is torn
     /// down (a reset that released the cell first tears it down itself); another kind stays published.
     /// Called with the coordinator's lock held.
+    @usableFromInline
     func revoke(_ made: Value, of entry: Entry<Value>, published: Bool) {
         guard published else {
             discard()
@@ -1311,6 +1353,7 @@ struct SharedSlot<Value> {
         if let withdrawn = entry.resets?.withdraw(cell) { entry.lateTeardown?.start(withdrawn) }
     }
 
+    @inlinable
     init(_ cell: SharedCell<Value>) {
         self.cell = cell
         shared = cell
@@ -1320,6 +1363,7 @@ struct SharedSlot<Value> {
         discard = { cell.discardProvisional() }
     }
 
+    @usableFromInline
     init(weak cell: WeakCell) {
         self.cell = cell
         shared = nil

@@ -90,6 +90,7 @@ final class LookupState {
     var table: SealedTable { context.tableRef.object }
 
     /// The outermost lookup this one is nested in on this thread (itself when it is not nested).
+    @usableFromInline
     var outermost: LookupState {
         var root = self
         while let outer = root.context.outer?.object { root = outer }
@@ -97,6 +98,7 @@ final class LookupState {
     }
 
     /// The transaction shared by this lookup and the lookups it is nested in on this thread.
+    @usableFromInline
     var transaction: CreationTransaction {
         let root = outermost
         if let made = root.creation.ownTransaction { return made }
@@ -282,6 +284,7 @@ final class LookupState {
     /// joined from a factory of an unscoped lookup makes the rest of that lookup scoped, so that the
     /// preparations it queued see the scope when the lookup drains them); one that ran in another gets it
     /// back through ``leaveRequestScope(_:)`` with what this returns.
+    @usableFromInline
     func enterRequestScope(_ scope: RequestScope) -> RequestScope? {
         let previous = creation.requestScope
         if previous === scope { return nil }
@@ -291,6 +294,7 @@ final class LookupState {
     }
 
     /// Gives back the request scope ``enterRequestScope(_:)`` replaced, if it replaced one.
+    @usableFromInline
     func leaveRequestScope(_ previous: RequestScope?) {
         guard let previous else { return }
         creation.requestScope = previous
@@ -1464,6 +1468,7 @@ struct GraphStack<Element>: ~Copyable {
         count += 1
     }
 
+    @usableFromInline
     mutating func append(contentsOf elements: [Element]) {
         for element in elements { append(element) }
     }

@@ -22,6 +22,7 @@ extension Resolver {
     /// (`unpublishedSharedCell(of:)`). (A segment's
     /// factories are synchronous code: an instance one of them asks for is waited for as a synchronous
     /// lookup waits.)
+    @inlinable
     nonisolated(nonsending) mutating func buildAsync<Destination>(_ entry: Entry<Destination>) async throws
         -> Destination
     {
@@ -69,6 +70,7 @@ extension Resolver {
     /// custom scope, the running lookup's request scope's for a request-scoped one). Nil for a registration
     /// that shares nothing, once published, and when the lookup cannot have one (a closed or missing
     /// scope): the synchronous segment then reports why.
+    @inlinable
     mutating func unpublishedSharedCell<Destination>(of entry: Entry<Destination>) -> CreationCell? {
         let cell: CreationCell?
         switch entry.scope.kind {
@@ -87,6 +89,7 @@ extension Resolver {
     /// Builds an async singleton inside this lookup's creation transaction, as `createShared` builds a
     /// synchronous one: claims its cell (waiting suspended while another lookup builds it), builds and
     /// prepares it, then publishes it, or gives the claim up when that fails.
+    @inlinable
     nonisolated(nonsending) mutating func createSharedAsync<Destination>(
         _ entry: Entry<Destination>, _ cell: SharedCell<Destination>,
         _ factory: nonisolated(nonsending) @Sendable (inout Resolver) async throws -> Destination
@@ -154,6 +157,7 @@ extension Resolver {
 
     /// Runs a synchronous part of an async lookup on the current thread: a lookup the registry starts
     /// from inside it joins this one, and the depth guard measures this thread's stack.
+    @usableFromInline
     mutating func synchronously<Result>(_ body: (inout Resolver) throws -> Result) throws -> Result {
         try ThreadContext.current.withRunning(state) { try body(&self) }
     }

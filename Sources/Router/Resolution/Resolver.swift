@@ -148,6 +148,7 @@ public struct Resolver: ~Copyable {
 
     @inlinable var tableRef: Borrowed<SealedTable> { state.context.tableRef }
     /// The table, for the paths that are not hot.
+    @usableFromInline
     var table: SealedTable { state.table }
     @inlinable var maxDepth: Int { state.context.maxDepth }
     @inlinable var tracing: Bool { state.context.tracing }
@@ -316,6 +317,7 @@ extension Resolver {
     /// The async door with the lookup as a closure, for the forms that are not hot (``beginAsync(in:of:reporting:onMainActor:)``
     /// says why the hot one takes the session itself).
     @inline(__always)
+    @usableFromInline
     nonisolated(nonsending) static func lookupAsync<Result>(
         in table: SealedTable, of registry: RouteRegistry, reporting: Bool, onMainActor: Bool,
         _ body: nonisolated(nonsending) (inout Resolver) async throws -> Result

@@ -153,6 +153,7 @@ extension Resolver {
     /// The cell of a custom-scoped `entry` in `scope` for the running lookup: its generation's, or, when
     /// that generation is gone, one kept apart for the lookup (the same cell each time the lookup asks).
     /// - Throws: ``RouteError/Code/scopeClosed`` once the scope is closed.
+    @usableFromInline
     func customCell<Destination>(for entry: Entry<Destination>, in scope: CustomScope) throws
         -> SharedCell<Destination>
     {

@@ -31,7 +31,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     // @unchecked: made only by `supply(_:for:)`, whose `Value` is `Sendable`; the value never changes.
     @usableFromInline final class Supplied<Value>: @unchecked Sendable {
         @usableFromInline let value: Value
-        init(_ value: Value) { self.value = value }
+        @usableFromInline init(_ value: Value) { self.value = value }
     }
 
     /// What the scope holds: the cells of the request-scoped registrations looked up in it, by registration
@@ -77,7 +77,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The registry the scope was opened on: its lookups are that registry's.
-    let registry: RouteRegistry
+    @usableFromInline let registry: RouteRegistry
     /// Whether a ``RouteRegistry/makeEachRegistration(supplying:)`` run opened it, its supplied values
     /// given by ``RegistrationInputs``: a value it lacks is then reported as one the inputs did not give.
     let suppliedByInputs: Bool
@@ -90,7 +90,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     /// the lock does.
     @safe @exclusivity(unchecked) private var state = State()
     /// Set by ``end()`` under the lock, read without it by every lookup's door.
-    private let ended = Atomic<Bool>(false)
+    @usableFromInline let ended = Atomic<Bool>(false)
 
     init(registry: RouteRegistry, suppliedByInputs: Bool = false) {
         self.registry = registry
@@ -142,10 +142,22 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     ///   was supplied already, ``RouteError/Code/scopeClosed`` after ``end()``,
     ///   ``RouteError/Code/notSealed`` before the registry is sealed, ``RouteError/Code/shutDown`` after
     ///   ``RouteRegistry/shutdown()``.
+    @inlinable
     public func supply<Destination: Sendable>(_ value: Destination, for key: RoutableService<Destination>) throws {
+        // Specialised in the caller: the box's type and the key's are known there (asked of the runtime in
+        // generic code, each cost about 400 instructions per request); the rest is not generic.
+        try supply(Supplied(value), id: key.id, name: key.name, describedBy: key.keyDescription)
+    }
+
+    /// ``supply(_:for:)`` past its generic part: files `box`, the value boxed as the key's type, under key
+    /// `id` (named `name`). `describe` gives the key for messages, only when one is thrown.
+    @usableFromInline
+    func supply(
+        _ box: AnyObject, id: KeyID, name: String?, describedBy describe: @autoclosure () -> KeyDescription
+    ) throws {
         let table = try registry.table()
-        let keyDescription = key.keyDescription
-        guard let entry = table.primary(key.id, name: key.name), entry.scope.kind == .supplied else {
+        guard let entry = table.primary(id, name: name), entry.scope.kind == .supplied else {
+            let keyDescription = describe()
             if let closed = table.shutDownError(keyDescription.full, path: [keyDescription.short]) { throw closed }
             throw RouteError(
                 .notSupplied, key: keyDescription.full,
@@ -153,7 +165,6 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
                     "\(keyDescription.full) is not declared as supplied by request scopes, so a scope cannot supply it.",
                 hint: "Declare it with registry.registerSupplied(\(keyDescription.short)) before sealing.")
         }
-        let box = Supplied(value)
         let outcome = withState { state -> Int in
             if ended.load(ordering: .relaxed) { return 1 }
             if state.suppliedBox(entry.id) != nil { return 2 }
@@ -165,8 +176,11 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
             return 0
         }
         switch outcome {
-        case 1: throw RouteError.requestScopeEnded(keyDescription, path: [keyDescription.short])
+        case 1:
+            let keyDescription = describe()
+            throw RouteError.requestScopeEnded(keyDescription, path: [keyDescription.short])
         case 2:
+            let keyDescription = describe()
             throw RouteError(
                 .notSupplied, key: keyDescription.full,
                 reason: "\(keyDescription.full) was already supplied to this request scope.",
@@ -184,9 +198,12 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     /// - Returns: The destination, fully prepared.
     /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestination(to:isolation:)``, and
     ///   ``RouteError/Code/scopeClosed`` after ``end()``.
+    @inlinable
     public func makeDestination<Destination>(
         to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
     ) throws -> Destination {
+        // Specialised in the caller, as the registry's own door is: in generic code the key's type and each
+        // `Destination?` were asked of the runtime (about 1,000 instructions per lookup).
         try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
             try resolver.resolve(key)
         }
@@ -221,6 +238,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestinationAsync(to:)``, and
     ///   ``RouteError/Code/scopeClosed`` after ``end()``.
+    @inlinable
     public nonisolated(nonsending) func makeDestinationAsync<Destination>(
         to key: RoutableService<Destination>
     ) async throws -> Destination {
@@ -236,16 +254,20 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         var resolver = Resolver(state: session.state)
         // Kept to the end of the lookup, so that the preparations it drains see the scope too.
         let replaced = session.state.enterRequestScope(self)
-        defer {
-            session.state.leaveRequestScope(replaced)
-            withExtendedLifetime(table) {}
-        }
+        defer { withExtendedLifetime(table) {} }
         do {
             let made = try await resolver.buildAsync(try resolver.entry(for: key))
             try session.finish(&resolver, of: registry)
+            session.state.leaveRequestScope(replaced)
+            // Then the state and binding go back to the table for the next async lookup, as the registry's
+            // doors give them (without it, each async lookup through a scope made and freed its own).
+            session.recycle()
             return made
         } catch {
-            throw session.fail(error, &resolver, of: registry, reporting: true)
+            let failure = session.fail(error, &resolver, of: registry, reporting: true)
+            session.state.leaveRequestScope(replaced)
+            session.recycle()
+            throw failure
         }
     }
 
@@ -301,19 +323,24 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     // MARK: What lookups read
 
     /// Throws when the scope was ended.
-    private func checkOpen(_ key: KeyDescription) throws {
+    @usableFromInline
+    func checkOpen(_ key: KeyDescription) throws {
         if isEnded { throw RouteError.requestScopeEnded(key, path: [key.short]) }
     }
 
-    /// Runs `body` as a lookup of the registry in this scope (through the registry's door).
-    private func lookup<Result>(
-        _ key: KeyDescription, onMainActor: Bool, _ body: (inout Resolver) throws -> Result
+    /// The error a lookup of `key` through the ended scope throws, handed to the error handler first.
+    @usableFromInline
+    func endedError(_ key: KeyDescription) -> any Error {
+        registry.report(RouteError.requestScopeEnded(key, path: [key.short]))
+    }
+
+    /// Runs `body` as a lookup of the registry in this scope (through the registry's door). `key` describes
+    /// the key looked up, for the error thrown when the scope was ended.
+    @inlinable
+    func lookup<Result>(
+        _ key: @autoclosure () -> KeyDescription, onMainActor: Bool, _ body: (inout Resolver) throws -> Result
     ) throws -> Result {
-        do {
-            try checkOpen(key)
-        } catch {
-            throw registry.report(error)
-        }
+        if ended.load(ordering: .acquiring) { throw endedError(key()) }
         return try registry.lookup(onMainActor: onMainActor) { resolver in
             let replaced = resolver.state.enterRequestScope(self)
             defer { resolver.state.leaveRequestScope(replaced) }
@@ -321,22 +348,26 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// The cell of a request-scoped registration in this scope; nil once the scope was ended.
+    /// The cell of a request-scoped registration in this scope; nil once the scope was ended. Specialised
+    /// in the lookup's caller: the cell's type is then known there (in generic code, each request of
+    /// `SharedCell<Value>`'s metadata cost about 330 instructions).
+    @inlinable
     func cell<Value>(for entry: Entry<Value>) -> SharedCell<Value>? {
-        // By serial number: an override block's registration is freed when the block ends, and another
-        // one made at its address must not find its cell while this scope lives.
-        let id = entry.serial
-        // One acquisition of the scope's lock; the cell is made under it, only when the scope has none yet
-        // (making an empty cell runs no user code and takes no lock). The lock's result is not generic, and
-        // the cell's type is asked for once, here, where the cast below finds it too: asked for again inside
-        // the closure, each request of `SharedCell<Value>`'s metadata cost about 330 instructions.
-        let cellType = SharedCell<Value>.self
-        let found = withState { state -> CreationCell? in
+        // Made by this method only, as `SharedCell<Value>` of the same registration's type.
+        cell(entry.serial) { SharedCell<Value>() } as? SharedCell<Value>
+    }
+
+    /// The cell of the registration with serial number `id` (by serial number: an override block's
+    /// registration is freed when the block ends, and another one made at its address must not find its
+    /// cell while this scope lives); `make` makes it when the scope has none yet. Nil once the scope was
+    /// ended. One acquisition of the scope's lock; the cell is made under it, only when the scope has none
+    /// yet (making an empty cell runs no user code and takes no lock).
+    @usableFromInline
+    func cell(_ id: UInt64, orMaking make: () -> CreationCell) -> CreationCell? {
+        withState { state -> CreationCell? in
             if ended.load(ordering: .relaxed) { return nil }
-            return state.cell(id) { cellType.init() }
+            return state.cell(id, orMaking: make)
         }
-        // Stored by this method only, as `SharedCell<Value>` of the same registration's type.
-        return found as? SharedCell<Value>
     }
 
     /// The box supplied for key `id`, and whether the scope was ended (then the box is nil).
@@ -395,6 +426,7 @@ extension Resolver {
     /// The request scope a request-scoped or supplied `entry` is looked up in: the running lookup's.
     /// Throws when the lookup runs in none, the scope was ended, or a longer-lived shared instance is being
     /// built on the path to it (it would capture one request's instance).
+    @usableFromInline
     func requestScope(for entry: AnyEntry) throws -> RequestScope {
         guard let scope = state.requestScope else {
             throw RouteError.outsideRequestScope(entry, path: pathTo(entry.key.short))
@@ -444,13 +476,14 @@ extension Resolver {
     }
 
     /// ``requestCell(for:)`` for a request-scoped registration; nil for any other.
-    @inline(never)
+    @inlinable @inline(never)
     func requestCellIfScoped<Destination>(_ entry: Entry<Destination>) throws -> SharedCell<Destination>? {
         guard entry.scope.kind == .request else { return nil }
         return try requestCell(for: entry)
     }
 
     /// The cell of a request-scoped `entry` in the running lookup's request scope.
+    @inlinable
     func requestCell<Destination>(for entry: Entry<Destination>) throws -> SharedCell<Destination> {
         let scope = try requestScope(for: entry)
         guard let cell = scope.cell(for: entry) else {

@@ -19,6 +19,7 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     }
 
     @usableFromInline let kind: Kind
+    @usableFromInline
     let customScope: CustomScope?
 
     private init(_ kind: Kind, custom: CustomScope? = nil) {

@@ -11,6 +11,7 @@
 // as for any shared instance, so each generation's factory runs once.
 
 /// The generations of one resettable singleton: the cell its lookups use now.
+@usableFromInline
 final class SingletonGenerations<Value>: Sendable {
     private let cell = Locked(SharedCell<Value>())
 
