@@ -142,6 +142,20 @@ func runLoadProfile(check: Bool) async throws -> Bool {
     let parent = RouteRegistry()
     try registerLoadServices(in: parent, requestScoped: false)
     try parent.seal()
+    // `LOAD_ONLY=<variant>@<level>` (e.g. `request scope@256`) runs that one measurement for `LOAD_SECONDS`, for
+    // `perf record`.
+    if let only = ProcessInfo.processInfo.environment["LOAD_ONLY"] {
+        let parts = only.split(separator: "@")
+        guard parts.count == 2, let variant = LoadVariant(rawValue: String(parts[0])), let level = Int(parts[1]) else {
+            throw BenchmarkError.unexpected("LOAD_ONLY=<variant>@<level>, e.g. 'request scope@256'")
+        }
+        let seconds = Double(ProcessInfo.processInfo.environment["LOAD_SECONDS"] ?? "5") ?? 5
+        let rate = try await loadRate(
+            variant, registry: variant == .requestScope ? scoped : parent, inFlight: level,
+            nanos: UInt64(seconds * 1e9))
+        print(String(format: "%@: %.0f requests per second", only, rate))
+        return true
+    }
     let levels = [2, 256]
     let rounds = 5
     let duration: UInt64 = 250_000_000
