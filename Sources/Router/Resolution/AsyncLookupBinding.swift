@@ -16,7 +16,7 @@ final class AsyncLookupBinding: @unchecked Sendable {
     // @unchecked: `state` is handed out only by `joinable()`, on the task that runs the lookup, between
     // `begin` and `end`; that task runs one thing at a time, so the state is never used by two threads at
     // once, as a lookup state must not be. `outer` is only read and written under the lock of its task's
-    // stripe (`stripes`); `task` only by the task that runs the lookup, which files and ends it; a binding
+    // stripe (`stripes`); `filed` only by the task that runs the lookup, which files and ends it; a binding
     // given back to its table is idle (its state emptied, nothing filed) until the next lookup takes it.
 
     /// The lookup's state, the binding's own: kept with it from lookup to lookup (see ``take(for:stackRange:)``).
@@ -24,8 +24,9 @@ final class AsyncLookupBinding: @unchecked Sendable {
     /// The async lookup of the same task this one is nested in (a lookup of another registry started
     /// inside its factory), if any.
     private var outer: AsyncLookupBinding?
-    /// The task the lookup is filed under (see ``file()``), nil when it is not filed.
-    private var task: UInt?
+    /// The task the lookup is filed under (see ``file()``) and the stripe it is filed in, nil when it is
+    /// not filed.
+    private var filed: (task: UInt, stripe: Locked<[(task: UInt, binding: AsyncLookupBinding)]>)?
 
     private init(state: LookupState) {
         self.state = state
@@ -74,8 +75,9 @@ final class AsyncLookupBinding: @unchecked Sendable {
     /// be joined, and need not be).
     func file() {
         guard let task = Self.currentTask() else { return }
-        self.task = task
-        Self.stripe(of: task).withLock { lookups in
+        let stripe = Self.stripe(of: task)
+        filed = (task, stripe)
+        stripe.withLock { lookups in
             if let index = lookups.lastIndex(where: { $0.task == task }) {
                 outer = lookups[index].binding
                 lookups[index].binding = self
@@ -88,10 +90,10 @@ final class AsyncLookupBinding: @unchecked Sendable {
 
     /// Ends what ``file()`` filed.
     func end() {
-        guard let task else { return }
-        self.task = nil
+        guard let (task, stripe) = filed else { return }
+        filed = nil
         Self.running.count.subtract(1, ordering: .relaxed)
-        Self.stripe(of: task).withLock { lookups in
+        stripe.withLock { lookups in
             guard let index = lookups.lastIndex(where: { $0.task == task }) else { return }
             if let outer {
                 lookups[index].binding = outer
