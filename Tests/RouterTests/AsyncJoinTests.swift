@@ -95,6 +95,43 @@ struct AsyncJoinTests {
         #expect(try await registry.makeDestinationAsync(to: t).name == "joined")
     }
 
+    /// Running async lookups are filed by task in 64 stripes: with 512 tasks in flight, each stripe holds
+    /// several tasks' lookups at once, and a registry call inside each factory, synchronous or async, made
+    /// after the factory suspended (so that the others filed theirs meanwhile), must join its own task's
+    /// lookup: the graph-scoped part it gets is the one its lookup made, never another task's.
+    @Test func registryCallsInsideAsyncFactoriesOfHundredsOfTasksInFlightEachJoinTheirOwnLookup() throws {
+        let (g, t) = (self.g, self.t)
+        let registry = RouteRegistry()
+        try registry.register(g) { _ in JoinedImpl("g") }.scope(.graph)
+        try registry.registerAsync(t) { r async throws in
+            let viaResolver = try r.resolve(g)
+            await Task.yield()
+            let viaSync = try registry.makeDestination(to: g)
+            await Task.yield()
+            let viaAsync = try await registry.makeDestinationAsync(to: g)
+            return JoinedImpl(viaResolver === viaSync && viaSync === viaAsync ? "joined" : "apart")
+        }
+        try registry.seal()
+        let names = TestLocked<[String]>([])
+        #expect(
+            asyncScenarioFinishes(width: 4, bound: 120) {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<512 {
+                        group.addTask {
+                            for _ in 0..<4 {
+                                let name = (try? await registry.makeDestinationAsync(to: t).name) ?? "failed"
+                                names.withLock { $0.append(name) }
+                            }
+                        }
+                    }
+                }
+            })
+        let all = names.withLock { $0 }
+        #expect(all.count == 512 * 4)
+        #expect(all.filter { $0 == "apart" }.count == 0)
+        #expect(all.filter { $0 == "failed" }.count == 0)
+    }
+
     @Test func anAsyncCycleThroughTheRegistryIsACycleErrorNotUnboundedRecursion() throws {
         let (a, b) = (self.a, self.b)
         let registry = RouteRegistry()

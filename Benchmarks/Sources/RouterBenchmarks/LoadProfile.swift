@@ -129,12 +129,16 @@ func loadRate(_ variant: LoadVariant, registry: RouteRegistry, inFlight: Int, na
     return Double(run.done.load(ordering: .relaxed)) / (Double(max(elapsed, 1)) / 1e9)
 }
 
-/// `--load [--check]`: s17's rates and ratios. With `--check`, fails (exit 1) when the request scope at 256
-/// in flight keeps less than half its rate at 2: a floor against the collapse a lookup's cost growing with the
-/// lookups in flight gives (0.12 when every creation event walked them all), below the 0.68–0.81 measured
-/// since, so that a loaded machine does not fail it. Issue 44's targets (256/2 ≥ 0.8, and at least a child
-/// registry's rate at 2 and at 256) are printed as met or not; they are not all met yet (at least a child
-/// registry's rate at both, 256/2 0.66–0.71), so they do not fail the gate.
+/// `--load [--check]`: s17's rates and ratios, each the median over 7 rounds. A round measures each variant at
+/// 2 and then at 256 in flight, back to back, so that a ratio compares two runs under the same conditions of
+/// the machine; the median over rounds drops the odd round a neighbouring process slowed (the best of each
+/// level, as reported before, paired a lucky round at 2 with an ordinary one at 256 and swung 0.70–0.91 on
+/// an idle machine). With `--check`, fails (exit 1) when the request scope at 256 keeps less than 0.7 of its
+/// rate at 2, or serves less than 0.9 of a child registry's rate at either level: floors below issue 44's
+/// targets (256/2 ≥ 0.8, and at least the child registry's rate at both), which are printed as met or not,
+/// so that a CI machine busy with other work does not fail a build the targets hold for, while the collapse
+/// a lookup's cost growing with the lookups in flight gives (0.12 when every creation event walked them all,
+/// 0.65 when every async lookup scanned one process-wide list of them) still fails it.
 func runLoadProfile(check: Bool) async throws -> Bool {
     let scoped = RouteRegistry()
     try registerLoadServices(in: scoped, requestScoped: true)
@@ -142,47 +146,67 @@ func runLoadProfile(check: Bool) async throws -> Bool {
     let parent = RouteRegistry()
     try registerLoadServices(in: parent, requestScoped: false)
     try parent.seal()
-    let levels = [2, 256]
-    let rounds = 5
-    let duration: UInt64 = 250_000_000
-    var best: [String: Double] = [:]
-    // Interleaved: each round measures every variant at every level, and each figure is the best round's.
-    for _ in 0..<rounds {
-        for level in levels {
-            for variant in LoadVariant.allCases {
-                let registry = variant == .requestScope ? scoped : parent
-                let rate = try await loadRate(variant, registry: registry, inFlight: level, nanos: duration)
-                let key = "\(variant.rawValue)@\(level)"
-                best[key] = max(best[key] ?? 0, rate)
-            }
+    // `LOAD_ONLY=<variant>@<level>` (e.g. `request scope@256`) runs that one measurement for `LOAD_SECONDS`, for
+    // `perf record`.
+    if let only = ProcessInfo.processInfo.environment["LOAD_ONLY"] {
+        let parts = only.split(separator: "@")
+        guard parts.count == 2, let variant = LoadVariant(rawValue: String(parts[0])), let level = Int(parts[1]) else {
+            throw BenchmarkError.unexpected("LOAD_ONLY=<variant>@<level>, e.g. 'request scope@256'")
         }
+        let seconds = Double(ProcessInfo.processInfo.environment["LOAD_SECONDS"] ?? "5") ?? 5
+        let rate = try await loadRate(
+            variant, registry: variant == .requestScope ? scoped : parent, inFlight: level,
+            nanos: UInt64(seconds * 1e9))
+        print(String(format: "%@: %.0f requests per second", only, rate))
+        return true
     }
-    func rate(_ variant: LoadVariant, _ level: Int) -> Double { best["\(variant.rawValue)@\(level)"] ?? 0 }
-    print("s17: requests per second, best of \(rounds) rounds of \(duration / 1_000_000) ms")
+    let rounds = 7
+    let duration: UInt64 = 250_000_000
+    // Per round: each variant's rate at 2 and at 256.
+    var measured: [[LoadVariant: (low: Double, high: Double)]] = []
+    for _ in 0..<rounds {
+        var round: [LoadVariant: (low: Double, high: Double)] = [:]
+        for variant in LoadVariant.allCases {
+            let registry = variant == .requestScope ? scoped : parent
+            let low = try await loadRate(variant, registry: registry, inFlight: 2, nanos: duration)
+            let high = try await loadRate(variant, registry: registry, inFlight: 256, nanos: duration)
+            round[variant] = (low, high)
+        }
+        measured.append(round)
+    }
+    func median(_ value: ([LoadVariant: (low: Double, high: Double)]) -> Double) -> Double {
+        let sorted = measured.map(value).sorted()
+        return sorted[sorted.count / 2]
+    }
+    print("s17: requests per second, medians of \(rounds) rounds of \(duration / 1_000_000) ms per level")
     print("variant".padding(toLength: 16, withPad: " ", startingAt: 0) + "      at 2    at 256   256/2")
     for variant in LoadVariant.allCases {
-        let low = rate(variant, 2)
-        let high = rate(variant, 256)
+        let low = median { $0[variant]?.low ?? 0 }
+        let high = median { $0[variant]?.high ?? 0 }
+        let scaling = median { ($0[variant]?.high ?? 0) / max($0[variant]?.low ?? 0, 1) }
         print(
             variant.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
-                + String(format: "%10.0f%10.0f%8.2f", low, high, high / low))
+                + String(format: "%10.0f%10.0f%8.2f", low, high, scaling))
     }
-    let scaling = rate(.requestScope, 256) / rate(.requestScope, 2)
-    let atLow = rate(.requestScope, 2) / rate(.childRegistry, 2)
-    let atHigh = rate(.requestScope, 256) / rate(.childRegistry, 256)
+    let scaling = median { ($0[.requestScope]?.high ?? 0) / max($0[.requestScope]?.low ?? 0, 1) }
+    let atLow = median { ($0[.requestScope]?.low ?? 0) / max($0[.childRegistry]?.low ?? 0, 1) }
+    let atHigh = median { ($0[.requestScope]?.high ?? 0) / max($0[.childRegistry]?.high ?? 0, 1) }
     print(String(format: "request scope / child registry: %.2f at 2, %.2f at 256", atLow, atHigh))
-    let floor = 0.5
-    let passed = scaling >= floor
     let targetsMet = scaling >= 0.8 && atLow >= 1 && atHigh >= 1
     print(
         "issue 44's targets (request scope 256/2 ≥ 0.80, and ≥ child registry at 2 and at 256): "
             + (targetsMet ? "met" : "NOT met"))
+    let passed = scaling >= 0.7 && atLow >= 0.9 && atHigh >= 0.9
     if check {
         print(
             passed
-                ? String(format: "s17: passed (request scope 256/2 = %.2f ≥ %.2f)", scaling, floor)
+                ? String(
+                    format: "s17: passed (request scope 256/2 = %.2f ≥ 0.70; / child registry %.2f and %.2f ≥ 0.90)",
+                    scaling, atLow, atHigh)
                 : String(
-                    format: "s17: FAILED: request scope 256/2 = %.2f, below the floor of %.2f", scaling, floor))
+                    format:
+                        "s17: FAILED: request scope 256/2 = %.2f (floor 0.70), / child registry %.2f at 2 and %.2f at 256 (floor 0.90)",
+                    scaling, atLow, atHigh))
     }
     return passed || !check
 }
