@@ -26,7 +26,7 @@ final class AsyncLookupBinding: @unchecked Sendable {
     private var outer: AsyncLookupBinding?
     /// The task the lookup is filed under (see ``file()``) and the stripe it is filed in, nil when it is
     /// not filed.
-    private var filed: (task: UInt, stripe: Locked<[(task: UInt, binding: AsyncLookupBinding)]>)?
+    private var filed: (task: UInt, stripe: Stripe)?
 
     private init(state: LookupState) {
         self.state = state
@@ -42,13 +42,14 @@ final class AsyncLookupBinding: @unchecked Sendable {
     /// lookup's filing costs the same however many others are in flight and rarely waits for another
     /// thread. (One list for the process was scanned whole by every lookup that started: with 256 requests
     /// in flight, s17's request scope spent about a fifth of its time scanning it or waiting for its lock.)
-    private static let stripes: [Locked<[(task: UInt, binding: AsyncLookupBinding)]>] = (0..<64).map { _ in
-        Locked([])
-    }
+    private static let stripes: [Stripe] = (0..<64).map { _ in Stripe([]) }
+
+    /// One stripe: the innermost running lookup of each task filed in it.
+    private typealias Stripe = Locked<[(task: UInt, binding: AsyncLookupBinding)]>
 
     /// The stripe `task`'s lookups are filed in: its address (16-byte aligned, so the low bits are dropped)
     /// hashed by a Fibonacci multiplication, whose top six bits spread neighbouring addresses.
-    private static func stripe(of task: UInt) -> Locked<[(task: UInt, binding: AsyncLookupBinding)]> {
+    private static func stripe(of task: UInt) -> Stripe {
         stripes[Int(truncatingIfNeeded: ((task &>> 4) &* 0x9E37_79B9_7F4A_7C15) &>> 58)]
     }
 
