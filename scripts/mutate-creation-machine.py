@@ -5,7 +5,9 @@ Each mutation below breaks one rule of `Sources/Router/Resolution/CreationMachin
 an early publication, a failure path that publishes what is not prepared, a missing merge, a missing
 rollback), or of the shared cell's life in `Sources/Router/Resolution/CreationTransaction.swift` (a
 release that loses a published instance's teardown, a publication that does not see its generation was
-released, both sides tearing down), which the explorer drives as the engine's own `SharedCell`. For each, one at a time, the explorer (`Tests/CreationExplorerTests`) runs against the mutated
+released, both sides tearing down), which the explorer drives as the engine's own `SharedCell`, or of the
+create-shared client in `Sources/Router/Resolution/SharedCreation.swift` (a build published before what it
+reached is prepared, a failure that keeps what was held inside it), whose steps the explorer's lookups take. For each, one at a time, the explorer (`Tests/CreationExplorerTests`) runs against the mutated
 machine and must fail: a mutation it does not notice is a rule nothing checks.
 
 The working tree is never modified: the script keeps a copy of the package reduced to `Router` and the
@@ -54,6 +56,8 @@ ROOT = Path(__file__).resolve().parent.parent
 MACHINE = Path("Sources/Router/Resolution/CreationMachine.swift")
 # The shared cell's life (`SharedCell`'s publish and release), which the explorer drives too.
 CELL = Path("Sources/Router/Resolution/CreationTransaction.swift")
+# The create-shared client (`SharedCreation`), whose steps the explorer's simulated lookups take.
+CLIENT = Path("Sources/Router/Resolution/SharedCreation.swift")
 WORK = ROOT / ".build-mutants"
 PACKAGE = WORK / "package"
 SCRATCH = WORK / "scratch"
@@ -317,6 +321,50 @@ MUTATIONS += [
         CELL,
     ),
 ]
+# The create-shared client's decisions after a build or its failure, which the explorer's lookups take from
+# the engine's own `SharedCreation`.
+MUTATIONS += [
+    (
+        "client-publishes-reaching-unfinished",
+        "a build that reached an unfinished ancestor (a property edge closing a cycle) is published at once, "
+        + "before the ancestor's preparation ran",
+        "        guard shape.deferred || shape.reachedUnfinished else { return .now(onWordFirst: leaveBuilding()) }\n",
+        "        guard shape.deferred else { return .now(onWordFirst: leaveBuilding()) }\n",
+        CLIENT,
+    ),
+    (
+        "client-publishes-with-deferred-preparation",
+        "a build with a preparation deferred to the enclosing drain (it needs an object an enclosing factory "
+        + "is still building) is published at once, before that preparation ran",
+        "        guard shape.deferred || shape.reachedUnfinished else { return .now(onWordFirst: leaveBuilding()) }\n",
+        "        guard shape.reachedUnfinished else { return .now(onWordFirst: leaveBuilding()) }\n",
+        CLIENT,
+    ),
+    (
+        "client-group-reaching-below-it",
+        "a build that reached an unfinished object built before it (below its graph node) is published as a "
+        + "complete group, though that object is still being prepared",
+        "        if !shape.deferred && !shape.reachedOuter && shape.node >= 0 && shape.lowest >= shape.node {\n",
+        "        if !shape.deferred && !shape.reachedOuter && shape.node >= 0 {\n",
+        CLIENT,
+    ),
+    (
+        "client-held-not-handed-on",
+        "in a nested lookup, an instance that reached an unpublished instance of the outer lookups is held only "
+        + "for the nested drain, and published when it ends, before the outer instance is prepared",
+        "        return .held(order: shape.node, handToOutermost: shape.reachedOuter)\n",
+        "        return .held(order: shape.node, handToOutermost: false)\n",
+        CLIENT,
+    ),
+    (
+        "client-failure-keeps-held",
+        "a failed build gives up its own claim but keeps what was held inside it: a group is split, a member "
+        + "published without the one that failed",
+        "        return Abandonment(onWordFirst: leaveBuilding(), dropFrom: node >= 0 ? node : nil)\n",
+        "        return Abandonment(onWordFirst: leaveBuilding(), dropFrom: nil)\n",
+        CLIENT,
+    ),
+]
 # Each with its file.
 MUTATIONS = [mutation if len(mutation) == 5 else (*mutation, MACHINE) for mutation in MUTATIONS]
 
@@ -483,7 +531,7 @@ def main():
         fail(f"no mutation named {', '.join(unknown)} (--list names them)")
     selected = [m for m in MUTATIONS if not arguments or m[0] in arguments]
 
-    originals = {file: (ROOT / file).read_text() for file in (MACHINE, CELL)}
+    originals = {file: (ROOT / file).read_text() for file in (MACHINE, CELL, CLIENT)}
     # Every anchor is checked before anything is built.
     mutants = [
         (name, what, file, mutant(originals[file], name, anchor, replacement, file))

@@ -608,7 +608,7 @@ struct ModelLookup {
             return instance
         }
         let model = run.scenario.registrations[registration]
-        guard model.shared else { return try build(registration) }
+        guard model.shared else { return try build(registration, nil) }
         if frames.isEmpty && drain == index && run.scenario.asyncLookups.contains(index) {
             while true {
                 if scheduler.abandoned { throw ModelFailure.group }
@@ -641,8 +641,15 @@ struct ModelLookup {
                 }
                 continue
             case .build:
-                run.building[registration] = run.cell(registration)
-                return try build(registration)
+                let cell = run.cell(registration)
+                run.building[registration] = cell
+                // The engine's client: its step after the claim, then after the build or its failure.
+                var creation = SharedCreation()
+                guard creation.claimed(onWord: false, released: cell.isReleased) == .build else {
+                    run.violations.append("L\(index): claimed \(run.name(registration)) in a released cell")
+                    throw ModelFailure.group
+                }
+                return try build(registration, creation)
             case .provisional:
                 guard let instance = run.provisional[registration] else {
                     run.violations.append("L\(index): provisional \(run.name(registration)) without an instance")
@@ -667,7 +674,10 @@ struct ModelLookup {
         }
     }
 
-    mutating func build(_ registration: Int) throws -> Int {
+    /// Builds `registration`; `creation`: for a shared one, the engine's client (``SharedCreation``) after
+    /// the claim, which decides how the instance is published or given up.
+    mutating func build(_ registration: Int, _ creation: SharedCreation?) throws -> Int {
+        var creation = creation
         let model = run.scenario.registrations[registration]
         frames.append((registration, nil, false, false, nodes, .max))
         nodes += 1
@@ -734,17 +744,33 @@ struct ModelLookup {
             }
             let hold = mustDefer || frames[position].reachedUnfinished
             let frame = frames[position]
-            // Everything unfinished it reached was built inside it, and every preparation of it ran.
-            let completesGroup = hold && !mustDefer && !frame.reachedOuter && frame.lowest >= frame.node
             // Held: after the deferred preparations so far and, as the engine counts its queue, the running
             // preparations of the builds around it (which a failed lookup's count, its own drain's, never
             // includes when they ran inside a shared build).
             let queuedAfter = deferred.count + frames[..<position].filter { $0.instance != nil }.count
-            if model.shared {
-                event("finish \(model.name) #\(instance)\(completesGroup ? ", a group" : "")") { run in
+            if model.shared,
+                let publication = creation?.built(
+                    SharedCreation.Shape(
+                        deferred: mustDefer, reachedUnfinished: frame.reachedUnfinished,
+                        reachedOuter: frame.reachedOuter,
+                        node: frame.node, lowest: frame.lowest))
+            {
+                // How the engine's client says to publish it: now, alone; now, with the group it completes
+                // (everything unfinished it reached was built inside it, and every preparation of it ran);
+                // or held for the enclosing drain, or for the outermost lookup.
+                var held: Int? = nil
+                var handTo: Int? = nil
+                var group: Int? = nil
+                switch publication {
+                case .now: break
+                case .group(let order): group = order
+                case .held(_, let handToOutermost):
+                    held = queuedAfter
+                    if handToOutermost { handTo = index }
+                }
+                event("finish \(model.name) #\(instance)\(group != nil ? ", a group" : "")") { run in
                     switch run.machine.finish(
-                        txn, registration, drain: drain, queuedAfter: hold && !completesGroup ? queuedAfter : nil,
-                        handTo: frame.reachedOuter && drain != index ? index : nil, order: frame.node,
+                        txn, registration, drain: drain, queuedAfter: held, handTo: handTo, order: frame.node,
                         payload: ModelPublication(registration: registration, instance: instance))
                     {
                     case .publish(let publication): run.publish(publication)
@@ -753,8 +779,8 @@ struct ModelLookup {
                         return
                     case .held: break
                     }
-                    guard completesGroup else { return }
-                    run.publish(group: run.machine.publishGroup(txn, by: drain, from: frame.node))
+                    guard let group else { return }
+                    run.publish(group: run.machine.publishGroup(txn, by: drain, from: group))
                 }
             }
             let reached = hold
@@ -772,13 +798,14 @@ struct ModelLookup {
         } catch {
             let failed = frames.removeLast()
             let instance = failed.instance
-            if model.shared {
+            if model.shared, let abandonment = creation?.failed(node: failed.node) {
                 event("abandon \(model.name)") { run in
                     run.provisional[registration] = nil
                     if let instance { run.forget(registration, instance) }
                     run.machine.abandon(txn, registration)
                     // What was held inside the failed build goes with it (`CreationMachine.dropGroup`).
-                    for publication in run.machine.dropGroup(txn, by: drain, from: failed.node, failure: .group) {
+                    guard let from = abandonment.dropFrom else { return }
+                    for publication in run.machine.dropGroup(txn, by: drain, from: from, failure: .group) {
                         run.discard(publication)
                     }
                 }

@@ -221,30 +221,39 @@ extension Resolver {
     }
 
     /// Builds `entry` once for a `Lazy`: claims the lazy's cell in this lookup's creation transaction, so
-    /// a concurrent first read waits and a read during its own build is a cycle error.
+    /// a concurrent first read waits and a read during its own build is a cycle error. A driver of
+    /// ``SharedCreation``, as `createShared` is; the lazy's cell is claimed through the machine only, and
+    /// no reset or scope releases it.
     mutating func buildOnce<Destination>(_ entry: Entry<Destination>, in cell: SharedCell<Destination>) throws
         -> Destination
     {
         let transaction = state.transaction
+        var creation = SharedCreation()
         if let found = try claim(cell, for: entry, published: { cell.instance }) { return found }
+        _ = creation.claimed(onWord: false, released: false)
         let mark = pendingCount
         let made: Destination
         do {
             made = try build(entry)
             transaction.setProvisional(cell) { cell.provisional = made }
         } catch {
+            _ = creation.failed(node: -1)
             transaction.abandon(cell)
             throw error
         }
         let stateID = ObjectIdentifier(state)
-        if pendingCount > mark {
-            // Its preparations run in this lookup's drain: publish the value after them.
+        // Its preparations run in this lookup's drain: the value is published after them.
+        let queued = pendingCount > mark
+        switch creation.built(
+            SharedCreation.Shape(deferred: queued, reachedUnfinished: false, reachedOuter: false, node: -1, lowest: -1))
+        {
+        case .now:
+            transaction.finish(
+                cell, state: stateID, publish: { _ in cell.publish(made) }, discard: { cell.discardProvisional() })
+        case .held, .group:
             transaction.finish(
                 cell, queuedAfter: pendingCount, state: stateID, publish: { _ in cell.publish(made) },
                 discard: { cell.discardProvisional() })
-        } else {
-            transaction.finish(
-                cell, state: stateID, publish: { _ in cell.publish(made) }, discard: { cell.discardProvisional() })
         }
         return made
     }

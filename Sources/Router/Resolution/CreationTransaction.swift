@@ -1006,6 +1006,17 @@ extension Resolver {
     mutating func createShared<Destination>(
         _ entry: Entry<Destination>, _ slot: SharedSlot<Destination>
     ) throws -> Destination {
+        var creation = SharedCreation()
+        return try createShared(entry, slot, &creation)
+    }
+
+    /// ``createShared(_:_:)`` as one step of `creation`, whose state outlives it when the lookup must claim
+    /// again in the current generation (``createInCurrentGeneration(_:_:)``): the synchronous driver of
+    /// ``SharedCreation``, which decides each step; this carries it out.
+    @inlinable
+    mutating func createShared<Destination>(
+        _ entry: Entry<Destination>, _ slot: SharedSlot<Destination>, _ creation: inout SharedCreation
+    ) throws -> Destination {
         if let made = slot.published() { return made }
         // An async singleton is built by async lookups only: a synchronous one fails at once rather than
         // block its thread on an async lookup's build.
@@ -1020,15 +1031,13 @@ extension Resolver {
         let transaction = state.transaction
         // Uncontended (the cell is free, and this lookup is not in the machine): one exchange on the cell's
         // word. Otherwise through the machine, which also finds a cell being built by another lookup.
-        var uncontended = false
-        if let cell = slot.shared { uncontended = transaction.claimUncontended(cell, for: entry) }
-        if !uncontended {
-            if let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
-            // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
-            if slot.cell.isReleased {
-                transaction.abandon(slot.cell)
-                throw releasedGeneration(entry)
-            }
+        var onWord = false
+        if let cell = slot.shared { onWord = transaction.claimUncontended(cell, for: entry) }
+        if !onWord, let found = try claim(slot.cell, for: entry, published: slot.published) { return found }
+        // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
+        if creation.claimed(onWord: onWord, released: !onWord && slot.cell.isReleased) == .giveUp {
+            transaction.abandon(slot.cell)
+            throw releasedGeneration(entry)
         }
         let mark = pendingCount
         // The node `construct` is about to push.
@@ -1055,10 +1064,11 @@ extension Resolver {
             state.leaveUnfinishedScope(outer, failed: true)
             // What was held inside the failed build goes with it (the group is dropped whole); an uncontended
             // claim held nothing.
-            if transaction.abandonUncontended(slot.cell) {
+            let abandonment = creation.failed(node: Int(node))
+            if abandonment.onWordFirst, transaction.abandonUncontended(slot.cell) {
                 // Given up on the cell's word.
-            } else if node >= 0 {
-                transaction.abandon(slot.cell, state: ObjectIdentifier(state), order: Int(node), error: error)
+            } else if let order = abandonment.dropFrom {
+                transaction.abandon(slot.cell, state: ObjectIdentifier(state), order: order, error: error)
             } else {
                 transaction.abandon(slot.cell)
             }
@@ -1066,12 +1076,20 @@ extension Resolver {
         }
         let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
         let stateID = ObjectIdentifier(state)
-        guard let graph, !deferred.isEmpty || reached.ancestor else {
-            if let cell = slot.shared {
+        let graph = self.graph
+        let shape =
+            graph == nil
+            ? SharedCreation.Shape.finished
+            : SharedCreation.Shape(
+                deferred: !deferred.isEmpty, reachedUnfinished: reached.ancestor, reachedOuter: reached.outerInstance,
+                node: Int(node), lowest: Int(reached.lowest))
+        switch creation.built(shape) {
+        case .now(let onWordFirst):
+            if onWordFirst, let cell = slot.shared {
                 switch transaction.publishUncontended(cell, made) {
                 case .done: return made
                 // Its generation was released while it was built: it is not served, and it is torn down now.
-                case .rejected: return try landedInReleasedGeneration(entry, made)
+                case .rejected: return try landedInReleasedGeneration(entry, made, creation)
                 case .inMachine: break
                 }
             }
@@ -1083,38 +1101,39 @@ extension Resolver {
                     if !slot.publish(made), !now { entry.lateTeardown?.start(made) }
                 }, discard: { slot.discard() })
             // Its generation was released while it was built: it is not served, and it is torn down now.
-            if now, slot.cell.wasRejected { return try landedInReleasedGeneration(entry, made) }
+            if now, slot.cell.wasRejected { return try landedInReleasedGeneration(entry, made, creation) }
             return made
-        }
-        if deferred.isEmpty && !reached.outerInstance && node >= 0 && reached.lowest >= node {
+        case .group(let order):
             // A group is complete: whatever unfinished this build reached (a property edge closing a cycle)
             // was built inside it, and every preparation of it ran. It is published now, whole, with what
             // was held inside it: what the lookup does next (fail, suspend) neither splits nor holds it.
             transaction.finishGroup(
-                slot.cell, order: Int(node), state: stateID,
+                slot.cell, order: order, state: stateID,
                 publish: { _ in
                     // The lookup returns the group whatever its publication found (see `finishGroup`): one that
                     // lands in a released generation is torn down on a task of its own.
                     if !slot.publish(made) { entry.lateTeardown?.start(made) }
                 }, discard: { slot.discard() }, revoke: { slot.revoke(made, of: entry, published: $0) })
             return made
+        case .held(let order, let handToOutermost):
+            // A preparation needs an object an enclosing factory is still building, or the instance reached an
+            // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
+            // drain, and the instance is published after it.
+            // In a nested lookup, an instance that reached one the outer lookups have not published waits for
+            // the outermost lookup's end (the nested lookup runs inside the outer one's factory or preparation).
+            // (Only a lookup with a graph holds: `Shape.finished` publishes now.)
+            graph?.pending.append(contentsOf: deferred)
+            transaction.finish(
+                slot.cell, queuedAfter: pendingCount, state: stateID,
+                handTo: handToOutermost ? ObjectIdentifier(state.outermost) : nil, order: order,
+                publish: { _ in
+                    // Published with what its lookup holds back: the lookup has handed it on already, so one
+                    // that lands in a released generation is torn down on a task of its own.
+                    if !slot.publish(made) { entry.lateTeardown?.start(made) }
+                },
+                discard: { slot.discard() }, revoke: { slot.revoke(made, of: entry, published: $0) })
+            return made
         }
-        // A preparation needs an object an enclosing factory is still building, or the instance reached an
-        // ancestor that is still being prepared: the deferred preparations run in the enclosing lookup's
-        // drain, and the instance is published after it.
-        // In a nested lookup, an instance that reached one the outer lookups have not published waits for
-        // the outermost lookup's end (the nested lookup runs inside the outer one's factory or preparation).
-        graph.pending.append(contentsOf: deferred)
-        transaction.finish(
-            slot.cell, queuedAfter: graph.pending.count, state: stateID,
-            handTo: reached.outerInstance ? ObjectIdentifier(state.outermost) : nil, order: Int(node),
-            publish: { _ in
-                // Published with what its lookup holds back: the lookup has handed it on already, so one
-                // that lands in a released generation is torn down on a task of its own.
-                if !slot.publish(made) { entry.lateTeardown?.start(made) }
-            },
-            discard: { slot.discard() }, revoke: { slot.revoke(made, of: entry, published: $0) })
-        return made
     }
 
     /// Builds a resettable singleton in its current generation: when a reset released the generation this
@@ -1127,13 +1146,14 @@ extension Resolver {
         _ entry: Entry<Destination>, _ first: SharedCell<Destination>
     ) throws -> Destination {
         var cell = first
-        var builds = 0
-        while builds < RouteError.generationAttempts {
+        var creation = SharedCreation()
+        while true {
             do {
-                return try createShared(entry, SharedSlot(cell))
+                return try createShared(entry, SharedSlot(cell), &creation)
             } catch let released as GenerationReleased {
-                if released.built { builds += 1 }
-                guard let current = entry.singletonCell else { break }
+                guard creation.generationReleased(built: released.built) == .claimCurrent,
+                    let current = entry.singletonCell
+                else { break }
                 if let made = current.instance { return made }
                 cell = current
             }
@@ -1160,10 +1180,12 @@ extension Resolver {
     /// `shutDown` or builds in the current generation; one without a teardown keeps what it built (the old
     /// generation's instance, which nothing else serves).
     @usableFromInline
-    func landedInReleasedGeneration<Destination>(_ entry: Entry<Destination>, _ made: Destination) throws
-        -> Destination
-    {
-        guard let teardown = entry.lateTeardown else { return made }
+    func landedInReleasedGeneration<Destination>(
+        _ entry: Entry<Destination>, _ made: Destination, _ creation: SharedCreation
+    ) throws -> Destination {
+        guard creation.landed(rejected: true, tearsDown: entry.lateTeardown != nil) == .tearDown,
+            let teardown = entry.lateTeardown
+        else { return made }
         teardown.run(made)
         throw releasedGeneration(entry, built: true)
     }

@@ -96,10 +96,11 @@ extension Resolver {
     ) async throws -> Destination {
         let transaction = state.transaction
         var cell = cell
-        var attempts = 0
+        var creation = SharedCreation()
         while true {
             // Uncontended: one exchange on the cell's word (see `createShared`); otherwise through the machine.
-            if !transaction.claimUncontended(cell, for: entry) {
+            let onWord = transaction.claimUncontended(cell, for: entry)
+            if !onWord {
                 switch try answer(
                     try await transaction.claimAsync(cell, for: entry), for: entry, published: { cell.instance })
                 {
@@ -109,24 +110,28 @@ extension Resolver {
                 }
             }
             // Whether this lookup built an instance in the released generation: only such builds count toward
-            // the bound (see `GenerationReleased.built`).
+            // the bound (see `SharedCreation.generationReleased(built:)`).
             var built = false
-            if cell.isReleased {
-                // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there. (An
-                // uncontended claim is made only on a free cell, so this one went through the machine.)
+            switch creation.claimed(onWord: onWord, released: !onWord && cell.isReleased) {
+            case .giveUp:
+                // Claimed in a generation a reset or a shutdown released meanwhile: nothing is built there.
                 transaction.abandon(cell)
-            } else {
+            case .build:
                 let mark = pendingCount
                 let made: Destination
                 do {
                     made = try await constructAsync(entry, factory)
                     try synchronously { resolver in try resolver.drain(from: mark) }
                 } catch {
-                    if !transaction.abandonUncontended(cell) { transaction.abandon(cell) }
+                    // An async build drains all it queued: it holds nothing, so nothing is dropped with it.
+                    if !(creation.failed(node: -1).onWordFirst && transaction.abandonUncontended(cell)) {
+                        transaction.abandon(cell)
+                    }
                     throw error
                 }
+                // Drained whole: published now, alone.
                 let now: Bool
-                switch transaction.publishUncontended(cell, made) {
+                switch creation.drained() ? transaction.publishUncontended(cell, made) : .inMachine {
                 case .done: return made
                 case .rejected: now = true
                 case .inMachine:
@@ -139,7 +144,8 @@ extension Resolver {
                 }
                 // Its generation was released while it was built: not served, torn down now, once (one
                 // without a teardown keeps what it built, as the synchronous lookup does).
-                guard now, cell.wasRejected, let teardown = entry.lateTeardown else { return made }
+                let landing = creation.landed(rejected: now && cell.wasRejected, tearsDown: entry.lateTeardown != nil)
+                guard landing == .tearDown, let teardown = entry.lateTeardown else { return made }
                 await teardown.runAsync(made)
                 built = true
             }
@@ -147,8 +153,7 @@ extension Resolver {
             let failure = releasedGeneration(entry)
             guard failure is GenerationReleased, let current = entry.singletonCell else { throw failure }
             if let made = current.instance { return made }
-            if built { attempts += 1 }
-            guard attempts < RouteError.generationAttempts else {
+            guard creation.generationReleased(built: built) == .claimCurrent else {
                 throw RouteError.releasedDuringEveryBuild(entry, path: pathTo(entry.key.short))
             }
             cell = current
