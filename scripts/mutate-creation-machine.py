@@ -364,6 +364,31 @@ MUTATIONS += [
         "        return Abandonment(onWordFirst: leaveBuilding(), dropFrom: nil)\n",
         CLIENT,
     ),
+    # The client after a reset, a shutdown or a scope's end released the generation a lookup claimed in.
+    (
+        "client-serves-released-build",
+        "an instance published alone whose generation was released while it was built is served to its lookup "
+        + "(torn down, or never torn down), instead of the current generation's",
+        "        rejected && tearsDown ? .tearDown : .serve\n",
+        "        .serve\n",
+        CLIENT,
+    ),
+    (
+        "client-gives-up-after-one-reset",
+        "a lookup whose generation a reset released fails at once, instead of claiming again in the current "
+        + "generation",
+        "        return releasedBuilds < RouteError.generationAttempts ? .claimCurrent : .giveUp\n",
+        "        return .giveUp\n",
+        CLIENT,
+    ),
+    (
+        "client-builds-in-released-claim",
+        "a lookup that claimed a cell its generation's release freed (it waited for the cell's builder, a reset "
+        + "came meanwhile) builds there, and its instance lands in the released generation",
+        "        if released && !onWord {\n",
+        "        if false {\n",
+        CLIENT,
+    ),
 ]
 # Each with its file.
 MUTATIONS = [mutation if len(mutation) == 5 else (*mutation, MACHINE) for mutation in MUTATIONS]

@@ -106,6 +106,10 @@ final class ModelRun: @unchecked Sendable {
     var teardowns: [Int: Int] = [:]
     /// Every instance whose publication was tried: each must be torn down exactly once by the end.
     var publicationsTried: Set<Int> = []
+    /// The instances published alone (not with a group) whose publication found their generation released:
+    /// their publisher tore them down, so no lookup may be served one (the engine's lookup claims again in
+    /// the current generation, `SharedCreation.landed(rejected:tearsDown:)`).
+    var rejectedAlone: Set<Int> = []
 
     init(_ scenario: ModelScenario) { self.scenario = scenario }
 
@@ -145,8 +149,10 @@ final class ModelRun: @unchecked Sendable {
         published[registration] = nil
     }
 
-    /// Carries out a publication the machine returned, checking that what it publishes is prepared.
-    func publish(_ publication: ModelPublication) {
+    /// Carries out a publication the machine returned, checking that what it publishes is prepared. Returns
+    /// false when its generation was released while it was built (then its publisher tore it down).
+    @discardableResult
+    func publish(_ publication: ModelPublication) -> Bool {
         let registration = publication.registration
         let target = building[registration] ?? cell(registration)
         publicationsTried.insert(publication.instance)
@@ -156,7 +162,7 @@ final class ModelRun: @unchecked Sendable {
             provisional[registration] = nil
             tearDown(publication.instance, by: "its publisher")
             forget(registration, publication.instance)
-            return
+            return false
         }
         if target !== cells[registration] {
             violations.append(
@@ -184,6 +190,7 @@ final class ModelRun: @unchecked Sendable {
         published[registration] = publication.instance
         provisional[registration] = nil
         log.append("publish \(name(registration)) #\(publication.instance)")
+        return true
     }
 
     /// Carries out what the machine published together (a group, or what a lookup held): when a member's
@@ -243,6 +250,8 @@ enum ModelFailure: Error, Equatable {
     case group
     /// The registry (or scope) was shut down.
     case shutDown
+    /// A reset released the generation of each of `RouteError.generationAttempts` builds in a row.
+    case releasedDuringEveryBuild
 }
 
 /// Runs one schedule: the lookups on threads of their own, one at a time, in the order the choices say.
@@ -472,6 +481,9 @@ struct ModelLookup {
     /// each nested lookup (``ModelRegistration/nested``).
     var drain: Int
     var nestedLookups = 0
+    /// Set by a build whose instance, published alone, found its generation released and was torn down
+    /// (the engine's client said so): the lookup claims again in the current generation.
+    var builtInReleasedGeneration = false
 
     init(index: Int, root: Int, scheduler: ModelScheduler) {
         self.index = index
@@ -619,58 +631,83 @@ struct ModelLookup {
                 scheduler.yield(index, waiting: true)
             }
         }
-        while true {
-            if scheduler.abandoned { throw ModelFailure.group }
-            let answer = eventResult { run -> Machine.ClaimOutcome? in
-                // After shutdown (or the scope's end) a claim fails, as the engine's `shutDown`.
-                if run.closed { return nil }
-                return run.machine.claim(
-                    txn, registration, isPublished: run.cell(registration).instance != nil,
-                    blocking: run.scenario.blockingLookups.contains(index),
-                    isAsync: run.scenario.asyncLookups.contains(index))
-            }
-            guard let outcome = answer else { throw ModelFailure.shutDown }
-            switch outcome {
-            case .published:
-                if let instance = run.cell(registration).instance {
-                    if run.teardowns[instance] != nil {
-                        run.violations.append(
-                            "L\(index) was served \(run.name(registration)) #\(instance) after its teardown began")
+        // The engine's client for this lookup of it: one for every generation it claims in, so that it counts
+        // the builds a reset released.
+        var creation = SharedCreation()
+        generations: while true {
+            // The cell the lookup claims, read before the claim and kept through its waits, as the engine's
+            // `createShared` keeps its slot: a reset meanwhile leaves it claiming a released generation's cell.
+            let cell = run.cell(registration)
+            while true {
+                if scheduler.abandoned { throw ModelFailure.group }
+                let answer = eventResult { run -> Machine.ClaimOutcome? in
+                    // After shutdown (or the scope's end) a claim fails, as the engine's `shutDown`.
+                    if run.closed { return nil }
+                    return run.machine.claim(
+                        txn, registration, isPublished: cell.instance != nil,
+                        blocking: run.scenario.blockingLookups.contains(index),
+                        isAsync: run.scenario.asyncLookups.contains(index))
+                }
+                guard let outcome = answer else { throw ModelFailure.shutDown }
+                switch outcome {
+                case .published:
+                    if let instance = cell.instance {
+                        if run.teardowns[instance] != nil {
+                            run.violations.append(
+                                "L\(index) was served \(run.name(registration)) #\(instance) after its teardown began")
+                        }
+                        return instance
                     }
+                    continue
+                case .build:
+                    run.building[registration] = cell
+                    // The engine's client: its step after the claim, then after the build or its failure.
+                    guard creation.claimed(onWord: false, released: cell.isReleased) == .build else {
+                        // Claimed in a generation a reset released meanwhile: given up, nothing built in it.
+                        event("abandon \(model.name) in a released generation") { run in
+                            run.machine.abandon(txn, registration)
+                        }
+                        try claimAgain(&creation, built: false)
+                        continue generations
+                    }
+                    let made = try build(registration, creation)
+                    guard builtInReleasedGeneration else { return made }
+                    builtInReleasedGeneration = false
+                    try claimAgain(&creation, built: true)
+                    continue generations
+                case .provisional:
+                    guard let instance = run.provisional[registration] else {
+                        run.violations.append("L\(index): provisional \(run.name(registration)) without an instance")
+                        throw ModelFailure.group
+                    }
+                    // Not published: it may still be unprepared, so what is built around it is held too.
+                    noteReachedGroupInstance(node: builtNodes[registration] ?? -1)
                     return instance
+                case .cycle:
+                    throw ModelFailure.cycle
+                case .failed(let failure):
+                    throw failure
+                case .wait:
+                    scheduler.yield(index, waiting: true)
+                case .heldAcrossSuspension:
+                    guard run.scenario.blockingLookups.contains(index) else {
+                        run.violations.append("L\(index): a claim that may wait was refused for an async holder")
+                        throw ModelFailure.group
+                    }
+                    throw ModelFailure.heldByAsync
                 }
-                continue
-            case .build:
-                let cell = run.cell(registration)
-                run.building[registration] = cell
-                // The engine's client: its step after the claim, then after the build or its failure.
-                var creation = SharedCreation()
-                guard creation.claimed(onWord: false, released: cell.isReleased) == .build else {
-                    run.violations.append("L\(index): claimed \(run.name(registration)) in a released cell")
-                    throw ModelFailure.group
-                }
-                return try build(registration, creation)
-            case .provisional:
-                guard let instance = run.provisional[registration] else {
-                    run.violations.append("L\(index): provisional \(run.name(registration)) without an instance")
-                    throw ModelFailure.group
-                }
-                // Not published: it may still be unprepared, so what is built around it is held too.
-                noteReachedGroupInstance(node: builtNodes[registration] ?? -1)
-                return instance
-            case .cycle:
-                throw ModelFailure.cycle
-            case .failed(let failure):
-                throw failure
-            case .wait:
-                scheduler.yield(index, waiting: true)
-            case .heldAcrossSuspension:
-                guard run.scenario.blockingLookups.contains(index) else {
-                    run.violations.append("L\(index): a claim that may wait was refused for an async holder")
-                    throw ModelFailure.group
-                }
-                throw ModelFailure.heldByAsync
             }
+        }
+    }
+
+    /// After a reset released the generation this lookup claimed in (`built`: and built an instance in,
+    /// torn down since), as the engine's `createInCurrentGeneration`: it fails after a shutdown or a
+    /// scope's end (`releasedGeneration`), and otherwise claims again in the current generation unless the
+    /// engine's client gives up.
+    func claimAgain(_ creation: inout SharedCreation, built: Bool) throws {
+        if run.closed { throw ModelFailure.shutDown }
+        guard creation.generationReleased(built: built) == .claimCurrent else {
+            throw ModelFailure.releasedDuringEveryBuild
         }
     }
 
@@ -761,8 +798,9 @@ struct ModelLookup {
                 var held: Int? = nil
                 var handTo: Int? = nil
                 var group: Int? = nil
+                var alone = false
                 switch publication {
-                case .now: break
+                case .now: alone = true
                 case .group(let order): group = order
                 case .held(_, let handToOutermost):
                     held = queuedAfter
@@ -773,7 +811,10 @@ struct ModelLookup {
                         txn, registration, drain: drain, queuedAfter: held, handTo: handTo, order: frame.node,
                         payload: ModelPublication(registration: registration, instance: instance))
                     {
-                    case .publish(let publication): run.publish(publication)
+                    case .publish(let publication):
+                        // Published now, alone: one whose generation was released is its publisher's to tear
+                        // down, and is not served (what is published with its group is served whatever).
+                        if !run.publish(publication) && alone { run.rejectedAlone.insert(instance) }
                     case .discard(let publication):
                         run.discard(publication)
                         return
@@ -781,6 +822,11 @@ struct ModelLookup {
                     }
                     guard let group else { return }
                     run.publish(group: run.machine.publishGroup(txn, by: drain, from: group))
+                }
+                if run.rejectedAlone.contains(instance),
+                    creation?.landed(rejected: true, tearsDown: true) == .tearDown
+                {
+                    builtInReleasedGeneration = true
                 }
             }
             let reached = hold
@@ -857,6 +903,11 @@ func explore(
             while let next = frontier.popLast() {
                 guard seen.insert(next).inserted else { continue }
                 let reached = run.instances[next].registration
+                if run.rejectedAlone.contains(next) {
+                    problems.append(
+                        "published \(run.name(registration)) #\(instance) holds #\(next), torn down when its publication found its generation released"
+                    )
+                }
                 // With releasers, a reset between two lookups may have torn down what a published instance
                 // holds; what it reaches must still have been published, not forgotten.
                 let expected =
@@ -880,6 +931,10 @@ func explore(
                 problems.append("L\(lookup) was refused for a group that is published as soon as it is complete")
             } else if case .failure(let failure) = result, failure != .heldByAsync, !scenario.failureExpected {
                 problems.append("L\(lookup) failed with \(failure) in a registry where nothing fails")
+            }
+            if case .success(let instance) = result, run.rejectedAlone.contains(instance) {
+                problems.append(
+                    "L\(lookup) was served #\(instance), torn down when its publication found its generation released")
             }
             if case .success(let instance) = result {
                 let registration = run.instances[instance].registration
@@ -1150,7 +1205,11 @@ struct CreationMachineExplorerTests {
     /// Resets, shutdowns and scope ends at every point of the lookups: each instance whose publication was
     /// tried is torn down exactly once (by the release that found it published, or by its publisher, which
     /// found its generation released), nothing is served after its teardown began, nothing is published
-    /// into a released generation, and after a shutdown nothing is served.
+    /// into a released generation, and after a shutdown nothing is served. A lookup whose instance,
+    /// published alone, landed in a released generation, or whose claim (made before a reset, held through
+    /// a wait) is of a released cell, claims again in the current generation, as the engine's client says
+    /// (`SharedCreation.landed`, `SharedCreation.generationReleased`): it is never served what its
+    /// publisher tore down, and a reset or two never make it fail.
     static let releaseScenarios: [ModelScenario] = [
         ModelScenario(
             name: "shutdown while a's preparation (a.b) runs",
@@ -1173,6 +1232,13 @@ struct CreationMachineExplorerTests {
                 ModelRegistration(name: "b"),
             ],
             lookups: [0, 0], preemptionBound: 2, releasers: [[.reset]]),
+        ModelScenario(
+            name: "two resets while a(b) is built, so that it is built in three generations",
+            registrations: [
+                ModelRegistration(name: "a", initializer: [1]),
+                ModelRegistration(name: "b"),
+            ],
+            lookups: [0], preemptionBound: 3, releasers: [[.reset, .reset]]),
         ModelScenario(
             name: "a reset during shutdown, while a(b) is built",
             registrations: [

@@ -11,20 +11,12 @@
 /// mutates them here.
 @usableFromInline
 struct SharedCreation {
-    /// Where the creation is.
+    /// Whether this lookup owns the cell and builds the instance, with a claim made by one exchange on the
+    /// cell's state word, outside the creation machine (`CreationTransaction.claimUncontended`): then its
+    /// publication or abandonment tries the word first. False before the claim, after a claim through the
+    /// machine, and once the build ended (the only part of where the creation is that a step reads).
     @usableFromInline
-    enum Phase: Equatable {
-        /// Before the claim, or after one in a released generation: the driver claims (again).
-        case claiming
-        /// This lookup owns the cell and builds the instance. `onWord`: claimed with one exchange on the
-        /// cell's state word, outside the creation machine (`CreationTransaction.claimUncontended`).
-        case building(onWord: Bool)
-        /// Built: published, held for a group, or given up.
-        case built
-    }
-
-    @usableFromInline
-    var phase: Phase
+    var buildingOnWord: Bool
 
     /// How many instances this lookup built in a generation a reset released before they were published
     /// (each torn down since): bounded by ``RouteError/generationAttempts``.
@@ -33,7 +25,7 @@ struct SharedCreation {
 
     @inlinable @inline(__always)
     init() {
-        phase = .claiming
+        buildingOnWord = false
         releasedBuilds = 0
     }
 
@@ -55,10 +47,10 @@ struct SharedCreation {
     @inlinable @inline(__always)
     mutating func claimed(onWord: Bool, released: Bool) -> AfterClaim {
         if released && !onWord {
-            phase = .claiming
+            buildingOnWord = false
             return .giveUp
         }
-        phase = .building(onWord: onWord)
+        buildingOnWord = onWord
         return .build
     }
 
@@ -118,7 +110,7 @@ struct SharedCreation {
     @inlinable @inline(__always)
     mutating func built(_ shape: Shape) -> Publication {
         guard shape.deferred || shape.reachedUnfinished else { return .now(onWordFirst: leaveBuilding()) }
-        phase = .built
+        buildingOnWord = false
         if !shape.deferred && !shape.reachedOuter && shape.node >= 0 && shape.lowest >= shape.node {
             return .group(order: shape.node)
         }
@@ -133,9 +125,8 @@ struct SharedCreation {
     /// Ends the build phase; returns whether the claim was one on the cell's word.
     @inlinable @inline(__always)
     mutating func leaveBuilding() -> Bool {
-        defer { phase = .built }
-        guard case .building(let onWord) = phase else { return false }
-        return onWord
+        defer { buildingOnWord = false }
+        return buildingOnWord
     }
 
     // MARK: Failure
@@ -200,7 +191,7 @@ struct SharedCreation {
     /// resets on other threads is not refused.
     @inlinable @inline(__always)
     mutating func generationReleased(built: Bool) -> AfterRelease {
-        phase = .claiming
+        buildingOnWord = false
         if built { releasedBuilds += 1 }
         return releasedBuilds < RouteError.generationAttempts ? .claimCurrent : .giveUp
     }
