@@ -799,6 +799,7 @@ struct ModelLookup {
                 var handTo: Int? = nil
                 var group: Int? = nil
                 var alone = false
+                var rejected = false
                 switch publication {
                 case .now: alone = true
                 case .group(let order): group = order
@@ -814,7 +815,10 @@ struct ModelLookup {
                     case .publish(let publication):
                         // Published now, alone: one whose generation was released is its publisher's to tear
                         // down, and is not served (what is published with its group is served whatever).
-                        if !run.publish(publication) && alone { run.rejectedAlone.insert(instance) }
+                        if !run.publish(publication) && alone {
+                            rejected = true
+                            run.rejectedAlone.insert(instance)
+                        }
                     case .discard(let publication):
                         run.discard(publication)
                         return
@@ -823,9 +827,7 @@ struct ModelLookup {
                     guard let group else { return }
                     run.publish(group: run.machine.publishGroup(txn, by: drain, from: group))
                 }
-                if run.rejectedAlone.contains(instance),
-                    creation?.landed(rejected: true, tearsDown: true) == .tearDown
-                {
+                if rejected, creation?.landed(rejected: true, tearsDown: true) == .tearDown {
                     builtInReleasedGeneration = true
                 }
             }
@@ -932,11 +934,12 @@ func explore(
             } else if case .failure(let failure) = result, failure != .heldByAsync, !scenario.failureExpected {
                 problems.append("L\(lookup) failed with \(failure) in a registry where nothing fails")
             }
-            if case .success(let instance) = result, run.rejectedAlone.contains(instance) {
-                problems.append(
-                    "L\(lookup) was served #\(instance), torn down when its publication found its generation released")
-            }
             if case .success(let instance) = result {
+                if run.rejectedAlone.contains(instance) {
+                    problems.append(
+                        "L\(lookup) was served #\(instance), torn down when its publication found its generation released"
+                    )
+                }
                 let registration = run.instances[instance].registration
                 // With releasers, what a lookup returned may have been released (and torn down) since: it
                 // must have been published (or have landed in a released generation), nothing else.
