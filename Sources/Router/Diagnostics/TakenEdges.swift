@@ -41,6 +41,18 @@ struct ReportedEdge: Hashable, Sendable {
     let name: String?
 }
 
+/// The undeclared edges a registry has reported (``RouteRegistry/reportedEdges``). A struct of its own, not
+/// a `Set` as a lock's state: making the registry's `Locked<Set<ReportedEdge>>` asked the runtime for that
+/// set's metadata, whose `Hashable` requirement it checks by scanning every conformance record in the
+/// process, the first time a process makes a registry (Benchmarks/BENCHMARKS.md, "An app's first launch";
+/// `scripts/check-first-launch.sh` fails on such a lookup). This type's metadata is static.
+struct ReportedEdges: Sendable {
+    private var seen: Set<ReportedEdge> = []
+
+    /// Records `edge`; false if it was recorded before.
+    mutating func insert(_ edge: ReportedEdge) -> Bool { seen.insert(edge).inserted }
+}
+
 extension AnyEntry {
     /// Whether the registration declared the key of `target` (as any kind of edge: an initializer, a
     /// property, a lazy or a many edge all cover the lookups of their key).
@@ -87,7 +99,7 @@ extension RouteRegistry {
         let edge = ReportedEdge(
             dependent: dependent.id, dependentName: dependent.key.name, order: dependent.order, target: target.id,
             name: target.key.name)
-        guard reportedEdges.withLock({ $0.insert(edge).inserted }) else { return }
+        guard reportedEdges.withLock({ $0.insert(edge) }) else { return }
         _ = report(RouteError.undeclaredEdge(from: dependent, to: target, inPreparation: inPreparation))
     }
 }

@@ -16,7 +16,10 @@ public final class RouteRegistry: Sendable {
     // Resolution/Unchecked.swift).
     struct Assembly {
         var entries: [AnyEntry] = []
-        var loadedModules: [ObjectIdentifier: String] = [:]
+        /// The types of the modules loaded, for the check of what modules require. A list, not a set or a
+        /// dictionary: a hashed collection of a key type the process has not hashed yet costs the first launch a
+        /// scan of every conformance record in the process, to find the key's `Hashable` conformance.
+        var loadedModules: [ObjectIdentifier] = []
         var requirements: [(module: String, required: any RouteModule.Type)] = []
         var currentModule: String?
         var paths: [PathRoute] = []
@@ -72,7 +75,7 @@ public final class RouteRegistry: Sendable {
     /// added a frame to every later call of the handler (`theErrorHandlerHearsEachOfAHundredThousandFailedLookups`).
     private let errorHandlerStorage = Locked<ErrorHandlerBox?>(nil)
     /// The undeclared edges already reported to the error handler, each once (see `TakenEdges.swift`).
-    let reportedEdges = Locked<Set<ReportedEdge>>([])
+    let reportedEdges = Locked(ReportedEdges())
 
     /// Makes an empty, open registry.
     ///
@@ -131,7 +134,7 @@ public final class RouteRegistry: Sendable {
         try withAssembly { assembly in
             // Checked again under the lock: a `seal()` that started since must not miss the module.
             guard isAcceptingRegistrations else { throw closedError(key: name) }
-            assembly.loadedModules[ObjectIdentifier(type(of: module))] = name
+            assembly.loadedModules.append(ObjectIdentifier(type(of: module)))
             for required in module.requiredModules {
                 assembly.requirements.append((name, required))
             }

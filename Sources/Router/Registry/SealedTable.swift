@@ -35,7 +35,7 @@ final class SealedTable: @unchecked Sendable {
     @usableFromInline let maxDepth: Int
     /// An idle async lookup's state and binding, which the last async lookup of this table gave back, for
     /// the next one (see ``AsyncLookupBinding/take(for:stackRange:)``).
-    let spareAsyncLookup = SpareSlot<AsyncLookupBinding>()
+    let spareAsyncLookup = SpareSlot()
     let parent: SealedTable?
     let entries: [AnyEntry]
     /// The registrations grouped by bucket, each bucket's in registration order: see ``members(ofBucket:)``.

@@ -571,7 +571,7 @@ struct Validator {
     private func missingModules() -> [RouteError] {
         guard let assembly else { return [] }
         return assembly.requirements.compactMap { requirement in
-            if assembly.loadedModules[ObjectIdentifier(requirement.required)] != nil { return nil }
+            if assembly.loadedModules.contains(ObjectIdentifier(requirement.required)) { return nil }
             let name = TypeName.of(requirement.required)
             return RouteError(
                 .unregisteredKey, key: name,

@@ -562,7 +562,14 @@ extension RouteRegistry {
 /// count of its own with a compare-exchange from nil, so it never overwrites (and leaks) a stored one, and
 /// drops that count when the slot is full; `deinit` drops the stored one. The orderings (`releasing` on
 /// give, `acquiring` on take) make what the giver wrote to the object visible to the next taker.
-@safe final class SpareSlot<Object: AnyObject & Sendable>: Sendable {
+///
+/// Not generic over what it keeps: the `deinit` of a generic class is not specialised, and destroying its
+/// `Atomic` field there asked the runtime for the atomic's metadata, whose `AtomicRepresentable` requirement
+/// it resolved by scanning every conformance record in the process, once per process, at the first table
+/// freed (Benchmarks/BENCHMARKS.md, "An app's first launch"; `scripts/check-first-launch.sh` fails on it).
+@safe final class SpareSlot: Sendable {
+    /// What the slot keeps.
+    typealias Object = AsyncLookupBinding
     // Counted by hand through `Borrowed` (its `retained(_:)` and `release()`), the library's one way to
     // hold an unmanaged reference.
     private let slot = Atomic<Borrowed<Object>?>(nil)
