@@ -21,7 +21,7 @@ if ! command -v gdb >/dev/null 2>&1; then
 fi
 [ -x "$binary" ] || { echo "no $binary: build the benchmarks first (swift build -c release --package-path Benchmarks)" >&2; exit 1; }
 
-# Up to 40 stops; a stop prints its stack (the frames' function names only), then the run goes on.
+# Up to 40 stops; at each, gdb prints the stack (60 frames at most), then the run goes on.
 commands=(-batch -ex "set pagination off" -ex "set breakpoint pending on"
     -ex "break swift_conformsToProtocolWithExecutionContext" -ex "break swift_conformsToProtocolCommon"
     -ex "run --profile s14 router 1 > /dev/null")
