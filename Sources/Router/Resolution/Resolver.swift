@@ -130,20 +130,6 @@ public struct Resolver: ~Copyable {
         return made
     }
 
-    /// Unavailable: inside a factory, every lookup is `resolve…`.
-    /// - Parameters:
-    ///   - key: The module key.
-    ///   - configuring: Sets the module up.
-    /// - Returns: Never returns: the call does not compile.
-    /// - Throws: Always, should it ever be reached.
-    @available(*, unavailable, renamed: "resolve(_:configuring:)", message: "inside a factory every lookup is resolve…")
-    public mutating func makeDestination<Configuration, Destination>(
-        to key: RoutableServiceModule<Configuration, Destination>,
-        configuring: (Configuration) throws -> Void
-    ) throws -> Destination {
-        throw RouteError.unavailable(#function)
-    }
-
     // MARK: The state, as the engine's files read it
 
     @inlinable var tableRef: Borrowed<SealedTable> { state.context.tableRef }

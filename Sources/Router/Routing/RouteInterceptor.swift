@@ -136,13 +136,6 @@ public struct RouteContext: Sendable, CustomStringConvertible {
 
     /// The context as it reads in logs: `perform RoutableService<ProfileScreen>`.
     public var description: String { "\(action.rawValue) \(target)" }
-
-    /// Replaced by ``target``: the key or path as text, a path in quotes.
-    @available(
-        *, unavailable,
-        message: "RouteContext.key was text; use leads(to:) for a key, path for a path, or target (.key or .path)"
-    )
-    public var key: String { target.description }
 }
 
 /// A key as a ``RouteContext`` names it: equal to another when both name the same registration key
