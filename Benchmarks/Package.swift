@@ -5,7 +5,6 @@ import PackageDescription
 //   swift build -c release --package-path Benchmarks --product RouterBenchmarks
 //   swift run -c release --package-path Benchmarks RouterBenchmarks [--quick]
 //   swift run -c release --package-path Benchmarks DependenciesPeer [--quick]   # swift-dependencies, not in CI
-//   bash scripts/check-walks.sh                                                  # builds RouterWalks with -g
 
 /// The modules whose sources the GenerateBenchmarkSources plugin writes at build time (10,000 services for
 /// s4/s5, split so they build in parallel; `modules` in Sources/ServiceGenerator must agree).
@@ -34,9 +33,6 @@ let package = Package(
         .plugin(
             name: "GenerateBenchmarkSources", capability: .buildTool(),
             dependencies: [.target(name: "ServiceGenerator")]),
-        // The lookups ARCHITECTURE.md's walk counts are measured on (scripts/check-walks.sh): Router only, so
-        // that its `-g` build is quick.
-        .executableTarget(name: "RouterWalks", dependencies: [router]),
         // A peer of its own, so that building RouterBenchmarks (what CI runs) does not build it.
         .executableTarget(
             name: "DependenciesPeer",

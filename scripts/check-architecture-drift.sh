@@ -1,16 +1,14 @@
 #!/usr/bin/env bash
 # Proves the architecture checks can fail: makes a copy of ARCHITECTURE.md with deliberate false statements
 # (scripts/drift-architecture.py: a renamed symbol, a symbol in the wrong file, a wrong signature, a file
-# that does not exist, a wrong walk count), runs a check on it, and fails unless the check fails and
-# reports every drift meant for it.
+# that does not exist), runs a check on it, and fails unless the check fails and reports every drift
+# meant for it.
 #
 #   bash scripts/check-architecture-drift.sh names   # scripts/check-architecture.sh on the copy
-#   bash scripts/check-architecture-drift.sh walks   # scripts/check-walks.sh on the copy, against the
-#                                                    # measurement the real walk check left
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-check="${1:?usage: check-architecture-drift.sh <names|walks>}"
+check="${1:?usage: check-architecture-drift.sh names}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 drifted="$work/ARCHITECTURE.md"
@@ -18,12 +16,7 @@ python3 scripts/drift-architecture.py "$drifted" >"$work/expected.tsv"
 
 case "$check" in
     names) command=(bash scripts/check-architecture.sh "$drifted") ;;
-    walks)
-        measured="Benchmarks/.build-walk/walks.tsv"
-        [ -f "$measured" ] || { echo "no $measured: run bash scripts/check-walks.sh first" >&2; exit 1; }
-        command=(bash scripts/check-walks.sh --measured "$measured" "$drifted")
-        ;;
-    *) echo "usage: check-architecture-drift.sh <names|walks>" >&2; exit 2 ;;
+    *) echo "usage: check-architecture-drift.sh names" >&2; exit 2 ;;
 esac
 
 if "${command[@]}" >"$work/report.txt" 2>&1; then

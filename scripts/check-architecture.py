@@ -30,9 +30,6 @@ Where the document places a symbol:
    `File.swift`: `a`, `b`" places a and b). A symbol with no such file before it in its paragraph or item
    is placed nowhere. A heading is placed nowhere.
 
-The walk counts ("**N** files" in the items of the section "How many files a walk touches") are compared
-with a measurement by scripts/check-walks.sh; this script checks that each such item lists as many files as
-it counts.
 """
 
 from __future__ import annotations
@@ -43,7 +40,6 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from swift_index import Index  # noqa: E402
-from walk_counts import walks_in  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SOURCES = pathlib.Path("Sources/Router")
@@ -216,13 +212,6 @@ def main() -> int:
                 claim,
                 f"placed in {files} ({token.rule}), but not declared there" + elsewhere(index, token),
             )
-
-    # Each walk item lists as many files as it counts (scripts/check-walks.sh compares both with a measurement).
-    for walk in walks_in(lines):
-        if walk.count is None:
-            problem(walk.line, f"the **{walk.name}** walk", 'says no "**N** files"')
-        elif walk.count != len(walk.files):
-            problem(walk.line, f"the **{walk.name}** walk", f"counts **{walk.count}** files but names {len(walk.files)}")
 
     for p in problems:
         print(p)

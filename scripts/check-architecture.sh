@@ -5,9 +5,6 @@
 # the symbol really is.
 #
 #   bash scripts/check-architecture.sh [DOC]     # DOC: ARCHITECTURE.md, or a copy
-#
-# The walk counts are compared with a measurement by scripts/check-walks.sh, which needs the benchmarks'
-# build; this script checks only that each walk's item names as many files as it counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 scripts/check-architecture.py "${1:-ARCHITECTURE.md}"

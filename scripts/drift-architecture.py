@@ -6,7 +6,7 @@
 Each drift replaces one exact piece of text that must occur exactly once in the document; if one does not
 (the document was reworded), this fails and names it, so that the drifts never silently stop applying.
 It prints one line per drift, "<check><TAB><text the check's report must contain>", where <check> is
-`names` (scripts/check-architecture.sh) or `walks` (scripts/check-walks.sh).
+`names` (scripts/check-architecture.sh), the one check of the document.
 """
 
 import pathlib
@@ -30,14 +30,6 @@ DRIFTS = [
      "| `Resolution/CreationMachine.swift` |",
      "| `Resolution/CreationStateMachine.swift` |",
      "file `Resolution/CreationStateMachine.swift`: no file"),
-    ("names", "a walk count that disagrees with its own list",
-     "thread: **8** files, `Keys/RoutableService.swift`",
-     "thread: **3** files, `Keys/RoutableService.swift`",
-     "the **transient** walk: counts **3** files but names 8"),
-    ("walks", "a walk count that disagrees with the measurement",
-     "thread: **8** files, `Keys/RoutableService.swift`",
-     "thread: **3** files, `Keys/RoutableService.swift`",
-     "the **transient** walk: the document says **3** files, the measurement finds **8**"),
 ]
 
 
@@ -53,7 +45,6 @@ def main() -> int:
         if found != 1:
             missing.append(f"{what}: the text {anchor!r} occurs {found} times in {source}, not once")
             continue
-        # Two drifts may share one edit (the walk count, for both checks).
         text = text.replace(anchor, false)
         print(f"{check}\t{expected}")
     if missing:

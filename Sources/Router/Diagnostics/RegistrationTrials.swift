@@ -319,14 +319,14 @@ extension RouteRegistry {
         let configuration = entry.makeConfigurationObject()
         if entry.isAsync {
             _ = try await lookupAsync(reporting: false, onMainActor: onMainActor) { resolver in
-                let replaced = resolver.state.enterRequestScope(scope)
-                defer { resolver.state.leaveRequestScope(replaced) }
+                let replaced = resolver.state.creation.enterRequestScope(scope)
+                defer { resolver.state.creation.leaveRequestScope(replaced) }
                 return try await entry.buildAsyncErased(&resolver, input: configuration)
             }
         } else {
             _ = try lookup(reporting: false, onMainActor: onMainActor) { resolver in
-                let replaced = resolver.state.enterRequestScope(scope)
-                defer { resolver.state.leaveRequestScope(replaced) }
+                let replaced = resolver.state.creation.enterRequestScope(scope)
+                defer { resolver.state.creation.leaveRequestScope(replaced) }
                 return try entry.buildErased(&resolver, input: configuration)
             }
         }
@@ -342,8 +342,8 @@ extension RouteRegistry {
         _ = try await ArgumentHandoff.withAsync(given, first, repeat each rest, making: Destination.self) {
             handoff in
             try await lookupAsync(reporting: false, onMainActor: onMainActor) { resolver in
-                let replaced = resolver.state.enterRequestScope(scope)
-                defer { resolver.state.leaveRequestScope(replaced) }
+                let replaced = resolver.state.creation.enterRequestScope(scope)
+                defer { resolver.state.creation.leaveRequestScope(replaced) }
                 let entry = try resolver.entry(for: key, taking: given)
                 try resolver.checkTakesArguments(entry, given: given)
                 return try await resolver.buildAsync(entry, arguments: handoff)
@@ -357,8 +357,8 @@ extension RouteRegistry {
         configuring: @Sendable (Configuration) throws -> Void, onMainActor: Bool, in scope: RequestScope
     ) async throws {
         _ = try await lookupAsync(reporting: false, onMainActor: onMainActor) { resolver in
-            let replaced = resolver.state.enterRequestScope(scope)
-            defer { resolver.state.leaveRequestScope(replaced) }
+            let replaced = resolver.state.creation.enterRequestScope(scope)
+            defer { resolver.state.creation.leaveRequestScope(replaced) }
             let entry = try resolver.moduleEntry(for: key)
             let made = try resolver.configure(entry, as: Configuration.self, configuring)
             return try await resolver.buildAsync(entry, input: made)

@@ -147,7 +147,7 @@ extension Resolver {
     /// - Returns: The lazy dependency.
     /// - Throws: ``RouteError`` when no router is registered for `key`.
     public mutating func lazy<Destination>(_ key: RoutableService<Destination>) throws -> Lazy<Destination> {
-        Lazy(table: table, entry: try entry(for: key), origin: state.snapshotForDeferredLookups)
+        Lazy(table: table, entry: try entry(for: key), origin: state.creation.snapshotForDeferredLookups())
     }
 
     /// A ``Provider`` for `key` that takes no arguments.
@@ -157,7 +157,7 @@ extension Resolver {
     public mutating func provider<Destination>(_ key: RoutableService<Destination>) throws -> Provider<Destination> {
         let entry = try entry(for: key)
         let table = self.table
-        let origin = state.snapshotForDeferredLookups
+        let origin = state.creation.snapshotForDeferredLookups()
         let lifecycle = table.reporter.registry?.lifecycle
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { onMainActor in
@@ -188,7 +188,7 @@ extension Resolver {
         let entry = try entry(for: key, taking: types)
         try checkTakesArguments(entry, given: types)
         let table = self.table
-        let origin = state.snapshotForDeferredLookups
+        let origin = state.creation.snapshotForDeferredLookups()
         let lifecycle = table.reporter.registry?.lifecycle
         // The provider's closure holds `table`, so the unretained reference the door gets stays valid.
         return Provider { (onMainActor: Bool, head: First, tail: repeat each Argument) in

@@ -347,7 +347,7 @@ extension Resolver {
     mutating func takeArguments<Destination>(
         _ expected: ArgumentList, making _: Destination.Type, for key: KeyDescription
     ) throws -> ArgumentHandoff {
-        let taken = state.takeArguments()
+        let taken = state.frames.takeArguments()
         if let handoff = taken, handoff.fits(expected, making: Destination.self) { return handoff }
         throw argumentsDoNotFit(taken, expected, for: key)
     }

@@ -200,7 +200,7 @@ extension RouteRegistry {
     /// Runs `body` as a lookup of this registry through the one door (``Resolver/lookup(in:reporting:_:)``):
     /// joined to a lookup already running on this thread, or a new one that reports its failure to the
     /// error handler (unless `reporting` is false: routes and paths report through their own path).
-    /// `onMainActor`: the caller is isolated to the main actor (see ``LookupState/onMainActor``).
+    /// `onMainActor`: the caller is isolated to the main actor (see ``LookupContext/onMainActor``).
     @inlinable
     func lookup<Result>(
         reporting: Bool = true, onMainActor: Bool = false, _ body: (inout Resolver) throws -> Result

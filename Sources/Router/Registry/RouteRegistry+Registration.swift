@@ -149,7 +149,7 @@ extension RouteRegistry {
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
         var spec = RegistrationSpec<Destination> { resolver in
-            let given = resolver.state.takeInput()
+            let given = resolver.state.frames.takeInput()
             guard let config = (given ?? configuration()) as? Config else {
                 throw RouteError(
                     .destinationTypeMismatch, key: keyDescription.full,

@@ -1075,7 +1075,7 @@ extension Resolver {
         // instance whose preparation waits for the enclosing lookup is unfinished, and so is whatever the
         // enclosing factories build around it: they are held too (the explorer's "initializer a(b),
         // property b.a" scenario).
-        let outer = state.enterUnfinishedScope()
+        let outer = state.preparations.enterUnfinishedScope()
         let made: Destination
         let deferred: [ResolutionGraph.Pending]
         do {
@@ -1089,7 +1089,7 @@ extension Resolver {
             }
             deferred = try drainShared(from: mark, node: node)
         } catch {
-            state.leaveUnfinishedScope(outer, failed: true)
+            state.preparations.leaveUnfinishedScope(outer, failed: true)
             // What was held inside the failed build goes with it (the group is dropped whole); an uncontended
             // claim held nothing.
             let abandonment = creation.failed(node: Int(node))
@@ -1102,7 +1102,7 @@ extension Resolver {
             }
             throw error
         }
-        let reached = state.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
+        let reached = state.preparations.leaveUnfinishedScope(outer, failed: false, alsoUnfinished: !deferred.isEmpty)
         let stateID = ObjectIdentifier(state)
         let graph = self.graph
         let shape =
@@ -1267,7 +1267,7 @@ extension Resolver {
             // The nested lookup's path starts at `entry`; the whole path starts where this lookup did.
             throw error.with(path: runningPath() + error.path)
         }
-        if built { state.noteConstructed(entry) }
+        if built { state.frames.noteConstructed(entry) }
         return made
     }
 
@@ -1276,9 +1276,9 @@ extension Resolver {
     @usableFromInline
     mutating func drainShared(from mark: Int, node: Int32) throws -> [ResolutionGraph.Pending] {
         guard let graph else { return [] }
-        let outerFloor = state.enterSharedFloor(node)
+        let outerFloor = state.preparations.enterSharedFloor(node)
         defer {
-            state.leaveSharedFloor(outerFloor)
+            state.preparations.leaveSharedFloor(outerFloor)
             graph.removePending(from: mark)
         }
         var deferred: [ResolutionGraph.Pending] = []
@@ -1286,13 +1286,13 @@ extension Resolver {
         while index < graph.pending.count {
             let item = graph.pending[index]
             index += 1
-            state.clearDeferralRequest()
+            state.preparations.clearDeferralRequest()
             do {
                 try runPending(item, graph: graph)
             } catch  where state.preparations.deferralRequested {
                 // Unwound by the deferral (possibly rethrown as another error by user code).
             }
-            if state.clearDeferralRequest() {
+            if state.preparations.clearDeferralRequest() {
                 // Also when the preparation swallowed the deferral (`try?`) and returned: it runs again,
                 // whole, in the enclosing lookup's drain.
                 deferred.append(item)

@@ -50,7 +50,7 @@ extension LookupState {
     /// had built them.
     @usableFromInline
     func seed(from snapshot: GraphSnapshot) {
-        if let scope = snapshot.requestScope { _ = enterRequestScope(scope) }
+        if let scope = snapshot.requestScope { _ = creation.enterRequestScope(scope) }
         let alive = snapshot.alive()
         guard !alive.isEmpty else { return }
         if preparations.graphRef == nil { startGraph() }

@@ -440,7 +440,7 @@ extension RouteRegistry {
     /// ``makeDestinationAsync(to:arguments:_:)``, run in `scope` when one is given: the one body of the
     /// registry's and ``RequestScope/makeDestinationAsync(to:arguments:_:)``'s lookups with arguments. The
     /// lookup enters the scope before it looks the key up, and keeps it to its end (a lookup that ran in no
-    /// scope keeps one it entered, `LookupState.enterRequestScope`), so the preparations it drains see it too.
+    /// scope keeps one it entered, `CreationScope.enterRequestScope`), so the preparations it drains see it too.
     nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
         to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
         in scope: RequestScope?, onMainActor: Bool
@@ -449,8 +449,8 @@ extension RouteRegistry {
         return try await ArgumentHandoff.withAsync(given, first, repeat each rest, making: Destination.self) {
             handoff in
             try await lookupAsync(onMainActor: onMainActor) { resolver in
-                let replaced = scope.flatMap { resolver.state.enterRequestScope($0) }
-                defer { resolver.state.leaveRequestScope(replaced) }
+                let replaced = scope.flatMap { resolver.state.creation.enterRequestScope($0) }
+                defer { resolver.state.creation.leaveRequestScope(replaced) }
                 let entry = try resolver.entry(for: key, taking: given)
                 try resolver.checkTakesArguments(entry, given: given)
                 return try await resolver.buildAsync(entry, arguments: handoff)

@@ -9,7 +9,7 @@ extension Resolver {
         let instance = graph.nodes[Int(found)].instance
         if instance >= 0 {
             // What is being built now refers to an ancestor that is not finished yet.
-            state.noteReachedUnfinishedAncestor(found)
+            state.preparations.noteReachedUnfinishedAncestor(found)
             return try recordedInstance(graph.instances[Int(instance)], entry)
         }
         throw unbuiltAncestor(found, entry: entry, in: graph)
@@ -20,7 +20,7 @@ extension Resolver {
     @usableFromInline
     func unbuiltAncestor(_ found: Int32, entry: AnyEntry, in graph: ResolutionGraph) -> any Error {
         if sharedFloor >= 0 && found < sharedFloor {
-            state.requestDeferral(waitingFor: found)
+            state.preparations.requestDeferral(waitingFor: found)
             return DeferToEnclosingLookup()
         }
         let path = graph.path(to: current)
@@ -127,6 +127,6 @@ extension Resolver {
 
 /// Thrown inside a shared instance's preparations when one needs an object that an enclosing factory is
 /// still building: the preparation moves to the enclosing lookup's queue, and the shared instance is
-/// published once it has run. Never escapes a lookup. What decides is ``LookupState/deferralRequested``,
+/// published once it has run. Never escapes a lookup. What decides is ``PreparationQueue/deferralRequested``,
 /// set beside it: this error only unwinds the preparation, and user code that catches it changes nothing.
 struct DeferToEnclosingLookup: Error {}

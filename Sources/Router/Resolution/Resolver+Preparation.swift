@@ -69,7 +69,7 @@ extension Resolver {
                 let found = graph.ancestor(of: current, entry: target),
                 graph.nodes[Int(found)].instance < 0, found < sharedFloor
             else { continue }
-            state.requestDeferral(waitingFor: found)
+            state.preparations.requestDeferral(waitingFor: found)
             throw DeferToEnclosingLookup()
         }
     }

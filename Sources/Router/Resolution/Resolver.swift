@@ -158,7 +158,7 @@ public struct Resolver: ~Copyable {
     @usableFromInline
     func hasStackRoomOnThisThread() -> Bool {
         guard state.context.isAsync else { return false }
-        state.measureStack(ThreadContext.current.stackRange)
+        state.context.measureStack(ThreadContext.current.stackRange)
         return hasStackRoom
     }
 }
@@ -187,7 +187,7 @@ extension Resolver {
     ///   - registry: The registry whose error handler sees failures, if any.
     ///   - snapshot: For a `Lazy` or `Provider` read after the lookup that made it: that lookup's
     ///     graph-scoped instances that are still alive, which a new lookup reuses (a joined one does not).
-    ///   - onMainActor: Whether the caller is isolated to the main actor (see ``LookupState/onMainActor``).
+    ///   - onMainActor: Whether the caller is isolated to the main actor (see ``LookupContext/onMainActor``).
     ///   - body: The lookup.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or an error finishing the lookup.
@@ -286,7 +286,7 @@ extension Resolver {
     ) -> AsyncLookupSession {
         let joined = AsyncLookupBinding.joinable()
         if let joined, joined.state.table === table {
-            let was = joined.state.joinOnMainActor(onMainActor)
+            let was = joined.state.context.joinOnMainActor(onMainActor)
             return AsyncLookupSession(state: joined.state, binding: nil, wasOnMainActor: was)
         }
         // `table` is kept alive by the caller until the lookup ends.
@@ -450,8 +450,8 @@ extension Resolver {
             @inline(__always) func first(_ resolver: inout Resolver) throws -> Destination {
                 @inline(__always) func make(_ entry: Entry<Destination>) throws -> Destination {
                     // Cleared after the build whether or not a factory took the values (the invariant's (b)).
-                    resolver.state.handArguments(handoff)
-                    defer { resolver.state.handArguments(nil) }
+                    resolver.state.frames.handArguments(handoff)
+                    defer { resolver.state.frames.handArguments(nil) }
                     return try resolver.constructFirst(entry)
                 }
                 return try Entry<Destination>.borrow(found, make)
@@ -498,7 +498,7 @@ extension Resolver {
         if let outer = state.context.outer?.object {
             // What this nested lookup returns may hold an instance the outer lookups have not published: what
             // the outer lookup builds around it is held as if it had reached that instance itself.
-            if state.reachedOuterInstance { outer.noteReachedGroupInstance() }
+            if state.preparations.reachedOuterInstance { outer.noteReachedGroupInstance() }
         } else {
             try transaction.commit()
         }
@@ -539,7 +539,7 @@ struct AsyncLookupSession {
     @usableFromInline @inline(__always)
     func finish(_ resolver: inout Resolver, of registry: RouteRegistry) throws {
         guard let binding else {
-            state.restoreOnMainActor(wasOnMainActor)
+            state.context.restoreOnMainActor(wasOnMainActor)
             return
         }
         if state.needsFinishing { try resolver.synchronously { resolver in try resolver.finishLookupSlow() } }
@@ -554,7 +554,7 @@ struct AsyncLookupSession {
         -> any Error
     {
         guard let binding else {
-            state.restoreOnMainActor(wasOnMainActor)
+            state.context.restoreOnMainActor(wasOnMainActor)
             return error
         }
         resolver.failLookup(error)

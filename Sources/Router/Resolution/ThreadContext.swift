@@ -218,7 +218,7 @@ extension ThreadContext {
         -> Borrowed<LookupState>
     {
         primaryBusy = true
-        primary.with { state in state.start(tableRef, onMainActor: onMainActor, tracing: tracing) }
+        primary.with { state in state.context.start(tableRef, onMainActor: onMainActor, tracing: tracing) }
         running = primary
         return primary
     }
@@ -285,7 +285,7 @@ extension ThreadContext {
     @inline(__always)
     func withRunning<Result>(_ state: LookupState, _ body: () throws -> Result) rethrows -> Result {
         let outer = running
-        state.measureStack(stackRange)
+        state.context.measureStack(stackRange)
         running = Borrowed(state)
         defer { running = outer }
         return try body()

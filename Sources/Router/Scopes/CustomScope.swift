@@ -157,9 +157,10 @@ extension Resolver {
     func customCell<Destination>(for entry: Entry<Destination>, in scope: CustomScope) throws
         -> SharedCell<Destination>
     {
-        switch scope.cell(for: ObjectIdentifier(entry), of: Destination.self, generation: state.generation(of: scope)) {
+        let generation = state.creation.generation(of: scope)
+        switch scope.cell(for: ObjectIdentifier(entry), of: Destination.self, generation: generation) {
         case .cell(let found): return found
-        case .stale: return state.detachedCell(for: entry)
+        case .stale: return state.creation.detachedCell(for: entry)
         case .closed: throw RouteError.scopeClosed(entry, path: pathTo(entry.key.short))
         }
     }

@@ -253,19 +253,19 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
             in: table, of: registry, reporting: true, onMainActor: MainActorCheck.isMainActor(#isolation))
         var resolver = Resolver(state: session.state)
         // Kept to the end of the lookup, so that the preparations it drains see the scope too.
-        let replaced = session.state.enterRequestScope(self)
+        let replaced = session.state.creation.enterRequestScope(self)
         defer { withExtendedLifetime(table) {} }
         do {
             let made = try await resolver.buildAsync(try resolver.entry(for: key))
             try session.finish(&resolver, of: registry)
-            session.state.leaveRequestScope(replaced)
+            session.state.creation.leaveRequestScope(replaced)
             // Then the state and binding go back to the table for the next async lookup, as the registry's
             // doors give them (without it, each async lookup through a scope made and freed its own).
             session.recycle()
             return made
         } catch {
             let failure = session.fail(error, &resolver, of: registry, reporting: true)
-            session.state.leaveRequestScope(replaced)
+            session.state.creation.leaveRequestScope(replaced)
             session.recycle()
             throw failure
         }
@@ -342,8 +342,8 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
     ) throws -> Result {
         if ended.load(ordering: .acquiring) { throw endedError(key()) }
         return try registry.lookup(onMainActor: onMainActor) { resolver in
-            let replaced = resolver.state.enterRequestScope(self)
-            defer { resolver.state.leaveRequestScope(replaced) }
+            let replaced = resolver.state.creation.enterRequestScope(self)
+            defer { resolver.state.creation.leaveRequestScope(replaced) }
             return try body(&resolver)
         }
     }
