@@ -15,11 +15,11 @@ import sys
 # (check, what it shows, the text in the document, the false text, what the report must contain)
 DRIFTS = [
     ("names", "a renamed symbol",
-     "3. `Resolver.resolvePlainTopLevel` (`Resolution/Resolver.swift`)",
-     "3. `Resolver.resolvePlainTransient` (`Resolution/Resolver.swift`)",
-     "`Resolver.resolvePlainTransient`: placed in `Sources/Router/Resolution/Resolver.swift`"),
+     "3. `Resolver.resolvePlainTopLevel` (`Resolution/Resolver+Door.swift`)",
+     "3. `Resolver.resolvePlainTransient` (`Resolution/Resolver+Door.swift`)",
+     "`Resolver.resolvePlainTransient`: placed in `Sources/Router/Resolution/Resolver+Door.swift`"),
     ("names", "a symbol placed in the wrong file",
-     "`Resolver.drainShared` (`Resolution/CreationTransaction.swift`)\n   runs its preparations.",
+     "`Resolver.drainShared` (`Resolution/Resolver+SharedInstances.swift`)\n   runs its preparations.",
      "`Resolver.drainShared` (`Resolution/Resolver+Cycles.swift`)\n   runs its preparations.",
      "`Resolver.drainShared`: placed in `Sources/Router/Resolution/Resolver+Cycles.swift`"),
     ("names", "a door's wrong signature",
@@ -27,8 +27,8 @@ DRIFTS = [
      "`Resolver.lookup(in:reporting:body:)` joins",
      "`Resolver.lookup(in:reporting:body:)`: placed in `Sources/Router/Resolution/Resolver.swift`"),
     ("names", "a file that does not exist",
-     "| `Resolution/CreationMachine.swift` |",
-     "| `Resolution/CreationStateMachine.swift` |",
+     "| `Resolution/CreationMachine.swift`, ",
+     "| `Resolution/CreationStateMachine.swift`, ",
      "file `Resolution/CreationStateMachine.swift`: no file"),
 ]
 

@@ -3,7 +3,7 @@
 
 Each mutation below breaks one rule of `Sources/Router/Resolution/CreationMachine.swift` (a lost wake-up,
 an early publication, a failure path that publishes what is not prepared, a missing merge, a missing
-rollback), or of the shared cell's life in `Sources/Router/Resolution/CreationTransaction.swift` (a
+rollback), or of the shared cell's life in `Sources/Router/Resolution/CreationCell.swift` (a
 release that loses a published instance's teardown, a publication that does not see its generation was
 released, both sides tearing down), which the explorer drives as the engine's own `SharedCell`, or of the
 create-shared client in `Sources/Router/Resolution/SharedCreation.swift` (a build published before what it
@@ -55,7 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 MACHINE = Path("Sources/Router/Resolution/CreationMachine.swift")
 # The shared cell's life (`SharedCell`'s publish and release), which the explorer drives too.
-CELL = Path("Sources/Router/Resolution/CreationTransaction.swift")
+CELL = Path("Sources/Router/Resolution/CreationCell.swift")
 # The create-shared client (`SharedCreation`), whose steps the explorer's simulated lookups take.
 CLIENT = Path("Sources/Router/Resolution/SharedCreation.swift")
 WORK = ROOT / ".build-mutants"
@@ -72,8 +72,8 @@ MUTATIONS = [
         "lost-wake-on-held-by-async",
         "an instance becoming held by a group with an async member does not wake the blocked waiters, which "
         + "must look again to be refused",
-        "                stopWaiting(other)\n                wake(other)\n            }\n        }\n    }\n\n    /// Whether `group`",
-        "                stopWaiting(other)\n            }\n        }\n    }\n\n    /// Whether `group`",
+        "                stopWaiting(other)\n                wake(other)\n            }\n        }\n    }\n\n    /// Changes `txn`'s record",
+        "                stopWaiting(other)\n            }\n        }\n    }\n\n    /// Changes `txn`'s record",
     ),
     (
         "lost-wake-on-release",

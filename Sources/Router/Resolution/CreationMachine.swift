@@ -54,117 +54,6 @@
 ///   once. (Waiting there could use up the cooperative pool, or the main actor, that the holder needs to
 ///   resume.) A blocking waiter already waiting when the instance becomes so held is woken to learn it.
 struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, Failure> {
-    /// What a claim found.
-    enum ClaimOutcome {
-        /// The instance is published: read it from the cell.
-        case published
-        /// The caller owns the cell now: build the instance, then ``finish(_:_:drain:queuedAfter:handTo:payload:)``
-        /// or ``abandon(_:_:)`` it.
-        case build
-        /// The caller's group is building it and its factory returned: use the provisional instance.
-        case provisional
-        /// An initializer-only cycle: the caller's group is building it, its factory has not returned,
-        /// and it cannot (the builder waits for the caller). `otherSide` is the builder when it is another
-        /// transaction.
-        case cycle(otherSide: Txn?)
-        /// Another transaction builds it: wait for a wake-up, then claim again.
-        case wait
-        /// The caller's group failed.
-        case failed(Failure)
-        /// A blocking claim of an instance that `owner`'s group, which has an async member, holds back
-        /// unpublished: the holder may be suspended, so the caller must not block waiting for it.
-        case heldAcrossSuspension(owner: Txn)
-    }
-
-    /// What ending a build found.
-    enum FinishOutcome {
-        /// Publish the instance now.
-        case publish(Payload)
-        /// Keep it unpublished; the machine publishes or forgets it later.
-        case held
-        /// Forget the instance: the caller's group failed.
-        case discard(Payload)
-    }
-
-    /// What ending a transaction found.
-    enum EndOutcome {
-        /// The transaction ended: publish and forget these.
-        case ended(publish: [Payload], discard: [Payload], release: [Cell], failure: Failure?)
-        /// Other members of the group are still running: wait for a wake-up, then ask ``outcome(of:)``.
-        case waitForGroup
-    }
-
-    /// An instance built but not published yet.
-    struct Held {
-        var cell: Cell
-        var payload: Payload
-        /// How many preparations of `drain` must have run before it may be published; nil when only the
-        /// group's end publishes it.
-        var queuedAfter: Int
-        var drain: Drain
-        /// The outermost drain that must end before it is published, when `drain` is a nested lookup's
-        /// and the instance reached one of the outer lookup's unfinished instances.
-        var handTo: Drain?
-        /// Where its build began among `drain`'s builds (the engine: its node in the lookup's graph), for
-        /// ``publishGroup(_:by:from:)``; `Int.min` once it waits for another drain.
-        var order = Int.min
-    }
-
-    struct CellRecord {
-        var owner: Txn
-        var hasProvisional = false
-        /// Whether its instance is finished and held back (see ``Held``), not being built.
-        var isHeld = false
-        /// The transactions waiting for it (each with `waitingFor` this cell), so that the event that ends
-        /// their waits finds them here instead of among every transaction.
-        var waiters: [Txn] = []
-    }
-
-    struct TxnRecord {
-        var group: Int
-        /// The cell this transaction waits for; nil when it is not waiting (or its wait has ended).
-        var waitingFor: Cell?
-        var held: [Held] = []
-        /// The cells it claimed, outermost first (for messages, and for its end: what it still owns is among
-        /// them, so that ending it releases only its own cells).
-        var claims: [Cell] = []
-        var finished = false
-        /// Whether it committed and waits for the rest of its group.
-        var waitsForGroup = false
-        /// Set when its group ended while it waited for it.
-        var outcome: GroupEnd?
-        /// Whether it belongs to an async lookup, which may suspend between its events.
-        var isAsync = false
-        /// Whether its wait blocks a thread that tasks may need (see ``claim(_:_:isPublished:blocking:isAsync:)``):
-        /// such a wait ends when the instance becomes held by a group with an async member.
-        var waitBlocks = false
-    }
-
-    /// What a group's end left for a member that waited for it. A reference, not a tuple: every event copies
-    /// the records it changes, and an optional tuple of generic arrays is copied through a runtime call
-    /// where a reference is one retain.
-    final class GroupEnd {
-        let publish: [Payload]
-        let discard: [Payload]
-        let release: [Cell]
-        let failure: Failure?
-
-        init(publish: [Payload], discard: [Payload], release: [Cell], failure: Failure?) {
-            self.publish = publish
-            self.discard = discard
-            self.release = release
-            self.failure = failure
-        }
-    }
-
-    struct GroupRecord {
-        var members: [Txn]
-        var unfinished: Int
-        var failure: Failure?
-        /// Whether a member belongs to an async lookup (kept as members join, so that no event scans them).
-        var hasAsyncMember = false
-    }
-
     private(set) var cells: [Cell: CellRecord] = [:]
     private(set) var txns: [Txn: TxnRecord] = [:]
     private(set) var groups: [Int: GroupRecord] = [:]
@@ -195,12 +84,6 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         swap(&taken, &woken)
         return taken
     }
-
-    /// How many records the machine holds (owned cells, transactions, groups).
-    var size: Int { cells.count + txns.count + groups.count }
-
-    /// Whether nothing is owned, held, waited for or running: what must be true between lookups.
-    var isIdle: Bool { cells.isEmpty && txns.isEmpty && groups.isEmpty }
 
     // MARK: Events
 
@@ -461,77 +344,6 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         return true
     }
 
-    /// The transaction that builds `cell`, if the machine has a record of one.
-    func owner(of cell: Cell) -> Txn? {
-        cells[cell]?.owner
-    }
-
-    /// Whether `txn` waits for a cell (a wait ends with the event that releases it).
-    func isWaiting(_ txn: Txn) -> Bool {
-        txns[txn]?.waitingFor != nil
-    }
-
-    /// The cells `txn` claimed, outermost first, and the one it waits for.
-    func claims(of txn: Txn) -> (claimed: [Cell], awaited: Cell?) {
-        (txns[txn]?.claims ?? [], txns[txn]?.waitingFor)
-    }
-
-    // MARK: Invariants
-
-    /// What is wrong with the state, if anything: the machine's invariants, checked after every event in
-    /// debug builds (``CreationCoordinator/run(_:)``) and by the explorer. Empty when all hold.
-    func invariantViolations() -> [String] {
-        var problems: [String] = []
-        for (cell, record) in cells where txns[record.owner] == nil {
-            problems.append("cell \(cell) is owned by a transaction that has ended")
-        }
-        for (txn, record) in txns {
-            guard let group = groups[record.group] else {
-                if record.outcome == nil && !record.finished {
-                    problems.append("running transaction \(txn) belongs to no group")
-                }
-                continue
-            }
-            if !group.members.contains(txn) { problems.append("transaction \(txn) is not a member of its group") }
-            if let cell = record.waitingFor {
-                if cells[cell] == nil { problems.append("transaction \(txn) waits for \(cell), which nobody builds") }
-                if record.finished { problems.append("finished transaction \(txn) still waits") }
-            }
-            for item in record.held where cells[item.cell]?.owner != txn {
-                problems.append("transaction \(txn) holds \(item.cell) without owning it")
-            }
-            if let cell = record.waitingFor, let waiters = cells[cell]?.waiters,
-                waiters.count(where: { $0 == txn }) != 1
-            {
-                problems.append(
-                    "transaction \(txn) waits for \(cell) but is listed \(waiters.count(where: { $0 == txn })) times among its waiters"
-                )
-            }
-        }
-        for (cell, record) in cells {
-            for waiter in record.waiters where txns[waiter]?.waitingFor != cell {
-                problems.append("\(waiter) is listed as waiting for \(cell), which it does not wait for")
-            }
-            if let owner = txns[record.owner], !owner.claims.contains(cell) {
-                problems.append("cell \(cell) is owned by \(record.owner), which did not claim it")
-            }
-        }
-        for (id, group) in groups {
-            if group.members.isEmpty { problems.append("group \(id) has no members") }
-            let running = group.members.filter { txns[$0]?.finished == false }.count
-            if running != group.unfinished {
-                problems.append("group \(id) counts \(group.unfinished) unfinished members, has \(running)")
-            }
-            if group.hasAsyncMember != group.members.contains(where: { txns[$0]?.isAsync == true }) {
-                problems.append("group \(id) says hasAsyncMember \(group.hasAsyncMember), its members disagree")
-            }
-            for member in group.members where txns[member]?.group != id {
-                problems.append("member \(member) of group \(id) is recorded in another group")
-            }
-        }
-        return problems
-    }
-
     // MARK: Internals
 
     private mutating func end(_ txn: Txn, failure: Failure?, completed: [Drain: Int]) -> EndOutcome {
@@ -618,11 +430,6 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
         }
     }
 
-    /// Whether `group` has a member that belongs to an async lookup.
-    private func hasAsyncMember(_ group: Int) -> Bool {
-        groups[group]?.hasAsyncMember ?? false
-    }
-
     /// Changes `txn`'s record in place, if it has one. (`txns[txn]?.field = value` moves the record out into an
     /// optional and back, through a runtime call and a heap-allocated frame, on every event.)
     private mutating func update(_ txn: Txn, _ change: (inout TxnRecord) -> Void) {
@@ -683,53 +490,6 @@ struct CreationMachine<Cell: Hashable, Txn: Hashable, Drain: Hashable, Payload, 
     private mutating func wake(_ txn: Txn) {
         woken.append(txn)
         needsWake = true
-    }
-
-    /// The transaction `txn` waits for.
-    private func awaitedOwner(of txn: Txn) -> Txn? {
-        guard let cell = txns[txn]?.waitingFor else { return nil }
-        return cells[cell]?.owner
-    }
-
-    /// Whether `start` waits, through a chain of live waits within any groups, for `target`.
-    private func waitChain(from start: Txn, reaches target: Txn) -> Bool {
-        var seen: Set<Txn> = []
-        var cursor = start
-        while let owner = awaitedOwner(of: cursor), seen.insert(cursor).inserted {
-            if owner == target { return true }
-            cursor = owner
-        }
-        return false
-    }
-
-    /// A chain of groups from `start` to `target` through live waits (a member of each group waits for a
-    /// cell owned by a member of the next), `start` first and `target` excluded; nil when there is none.
-    private func groupChain(from start: Int, to target: Int) -> [Int]? {
-        var previous: [Int: Int] = [start: start]
-        var frontier = [start]
-        while !frontier.isEmpty {
-            var next: [Int] = []
-            for group in frontier {
-                for member in groups[group]?.members ?? [] {
-                    guard let owner = awaitedOwner(of: member), let awaited = txns[owner]?.group,
-                        previous[awaited] == nil || awaited == target
-                    else { continue }
-                    if awaited == target {
-                        var chain = [group]
-                        var cursor = group
-                        while cursor != start, let before = previous[cursor] {
-                            chain.append(before)
-                            cursor = before
-                        }
-                        return chain.reversed()
-                    }
-                    previous[awaited] = group
-                    next.append(awaited)
-                }
-            }
-            frontier = next
-        }
-        return nil
     }
 
     /// Merges `chain`'s groups into the first one, then ends the waits that merging satisfied.

@@ -102,9 +102,6 @@ struct RootMismatch: Error, CustomStringConvertible {
 
     /// The error as a lookup reports it, for the registration `key`.
     func routeError(key: KeyDescription, path: [String]) -> RouteError {
-        RouteError(
-            .destinationTypeMismatch, key: key.full, path: path,
-            reason: "\(key.full): \(description)",
-            hint: "Return a \(expected) from the factory, or register with as: \(made).self.")
+        RouteError.destinationTypeMismatch(key, path: path, detail: description, expected: expected, made: made)
     }
 }
