@@ -457,7 +457,7 @@ final class RegistrationTrialRun: Sendable {
             do {
                 try await teardown.async(instance)
             } catch {
-                failures.append((item.copy, RouteRegistry.teardownFailure(item.copy, error)))
+                failures.append((item.copy, RouteError.teardownFailure(item.copy, error)))
             }
         }
         return failures

@@ -103,22 +103,3 @@ extension RouteRegistry {
         _ = report(RouteError.undeclaredEdge(from: dependent, to: target, inPreparation: inPreparation))
     }
 }
-
-extension RouteError {
-    /// A lookup took an edge its registration did not declare (reported, or listed by a recording).
-    static func undeclaredEdge(from dependent: AnyEntry, to target: AnyEntry, inPreparation: Bool) -> RouteError {
-        let stage = inPreparation ? "a preparation" : "its factory"
-        let kind = inPreparation ? "property" : "initializer"
-        let declared =
-            dependent.dependencies.isEmpty
-            ? "declares no dependencies"
-            : "declares only \(dependent.dependencies.map(\.key.short).joined(separator: ", "))"
-        return RouteError(
-            .undeclaredDependency, key: dependent.key.full, path: [dependent.key.short, target.key.short],
-            reason:
-                "\(dependent.key.full) from \(dependent.owner) looked up \(target.key.full) in \(stage), but \(declared).",
-            hint:
-                "Declare it, .dependencies(.\(kind)(…)) (or .lazy, .many), so that sealing checks it and the graph shows it."
-        )
-    }
-}

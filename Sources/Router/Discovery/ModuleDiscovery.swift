@@ -173,18 +173,10 @@ public struct ModuleDiscovery: Sendable {
     public mutating func loadPlugins(from directory: String) {
         guard Self.isAvailable else { return noteUnavailable() }
         guard directory.hasPrefix("/") else {
-            return problems.append(
-                pluginProblem(
-                    directory, "The plugin directory \"\(directory)\" is not an absolute path.",
-                    hint:
-                        "Name the directory by its absolute path; plugins are never looked up relative to the working directory."
-                ))
+            return problems.append(RouteError.pluginDirectoryNotAbsolute(directory))
         }
         guard let names = ImageSections.entries(of: directory) else {
-            return problems.append(
-                pluginProblem(
-                    directory, "The plugin directory \"\(directory)\" does not exist or cannot be read.",
-                    hint: "Create it, or build the plugin into it, before starting the app."))
+            return problems.append(RouteError.pluginDirectoryUnreadable(directory))
         }
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         for name in names.sorted() where name.hasSuffix(Self.librarySuffix) {
@@ -193,34 +185,25 @@ public struct ModuleDiscovery: Sendable {
                 // Read already: its modules and problems are listed. One that declared nothing is reported
                 // once, whoever read it first (`loadedImages()` reads such an image without a word).
                 if !found.contains(where: { $0.image == path }) && !problems.contains(where: { $0.key == path }) {
-                    problems.append(noModuleProblem(path))
+                    problems.append(RouteError.pluginDeclaresNoModule(path))
                 }
                 continue
             }
             if let kind = ImageSections.nonRegularKind(at: path) {
-                problems.append(.pluginNotARegularFile(path, kind: kind))
+                problems.append(RouteError.pluginNotARegularFile(path, kind: kind))
                 continue
             }
             if let failure = ImageSections.openLibrary(at: path) {
-                problems.append(
-                    pluginProblem(
-                        path, "The plugin \(path) could not be loaded: \(failure)",
-                        hint: "Check that it is a library built for this platform against this app's Router."))
+                problems.append(RouteError.pluginNotLoaded(path, failure: failure))
                 continue
             }
             let before = found.count
             let problemsBefore = problems.count
             readLoadedImages { $0 == path }
             if found.count == before && problems.count == problemsBefore {
-                problems.append(noModuleProblem(path))
+                problems.append(RouteError.pluginDeclaresNoModule(path))
             }
         }
-    }
-
-    private func noModuleProblem(_ path: String) -> RouteError {
-        pluginProblem(
-            path, "The plugin \(path) declares no module.",
-            hint: "Declare each module with a RouteModuleRecord in the section \(Self.sectionName).")
     }
 
     #if canImport(Darwin)
@@ -231,16 +214,7 @@ public struct ModuleDiscovery: Sendable {
 
     private mutating func noteUnavailable() {
         guard !problems.contains(where: { $0.code == .discoveryUnavailable }) else { return }
-        problems.append(
-            RouteError(
-                .discoveryUnavailable, key: "ModuleDiscovery",
-                reason:
-                    "Module discovery is unavailable in this build: it needs Swift 6.3's @section and @used, on Linux or an Apple platform.",
-                hint: "Pass the modules explicitly: RouteRegistry(modules:)."))
-    }
-
-    private func pluginProblem(_ file: String, _ reason: String, hint: String) -> RouteError {
-        RouteError(.pluginLoadFailed, key: file, reason: reason, hint: hint)
+        problems.append(RouteError.discoveryUnavailable())
     }
 
     /// Reads the records of every loaded image `include` accepts and has not been read yet.
@@ -252,11 +226,7 @@ public struct ModuleDiscovery: Sendable {
         for image in images {
             searched.insert(image.path)
             if let problem = image.problem {
-                problems.append(
-                    RouteError(
-                        .invalidModuleRecord, key: image.path,
-                        reason: "The records of \(image.path) were not read: \(problem).",
-                        hint: "Restart the app after replacing a library it has loaded."))
+                problems.append(RouteError.recordsNotRead(image.path, problem: problem))
                 continue
             }
             var made: [(name: String, order: Int32, module: any RouteModule)] = []
@@ -264,10 +234,7 @@ public struct ModuleDiscovery: Sendable {
             let accessorOffset = stride - MemoryLayout<UInt>.size
             if image.section.count % stride != 0 {
                 problems.append(
-                    recordProblem(
-                        image.path,
-                        "Its section \(Self.sectionName) is \(image.section.count) bytes long, not a whole number of \(stride)-byte records.",
-                        hint: "Place only RouteModuleRecord values in that section."))
+                    RouteError.recordSectionNotWhole(image.path, length: image.section.count, stride: stride))
             }
             for index in 0..<(image.section.count / stride) {
                 let start = index * stride
@@ -276,31 +243,16 @@ public struct ModuleDiscovery: Sendable {
                 let address = image.section.value(at: start + accessorOffset, size: MemoryLayout<UInt>.size)
                 let record = "record \(index + 1) of \(image.path)"
                 guard version == UInt64(Self.recordVersion) else {
-                    problems.append(
-                        recordProblem(
-                            image.path,
-                            "The \(record) has version \(version); this Router reads version \(Self.recordVersion).",
-                            hint:
-                                "Rebuild the library against this app's Router, writing \(Self.recordVersion) as the record's version."
-                        ))
+                    problems.append(RouteError.recordOfAnotherVersion(image.path, record: record, version: version))
                     continue
                 }
                 // The version matched, so this is a RouteModuleRecord: see `ImageSections.accessor(at:)`.
                 guard let accessor = ImageSections.accessor(at: UInt(address)) else {
-                    problems.append(
-                        recordProblem(
-                            image.path, "The \(record) has no accessor.",
-                            hint: "Give the record a closure that returns ModuleDiscovery.export(YourModule())."))
+                    problems.append(RouteError.recordWithoutAccessor(image.path, record: record))
                     continue
                 }
                 guard let module = Self.take(accessor()) else {
-                    problems.append(
-                        recordProblem(
-                            image.path,
-                            "The \(record) made its module with another copy of Router, which this one cannot read.",
-                            hint:
-                                "Link the library against the app's own Router (see \"Modules that find themselves\") and return ModuleDiscovery.export(YourModule()) from the accessor."
-                        ))
+                    problems.append(RouteError.recordFromAnotherRouter(image.path, record: record))
                     continue
                 }
                 made.append((String(reflecting: type(of: module)), order, module))
@@ -313,10 +265,6 @@ public struct ModuleDiscovery: Sendable {
                         module: module, image: image.path, isExecutable: image.isExecutable, order: order))
             }
         }
-    }
-
-    private func recordProblem(_ image: String, _ reason: String, hint: String) -> RouteError {
-        RouteError(.invalidModuleRecord, key: image, reason: reason, hint: hint)
     }
 }
 

@@ -38,11 +38,7 @@ extension RouteRegistry {
         } catch let error as RouteError where error.code == .registrationAfterSeal || error.code == .sealInProgress {
             throw error
         } catch {
-            let reason = (error as? RouteError)?.description ?? String(describing: error)
-            let problem = RouteError(
-                .factoryFailed, key: name,
-                reason: "\(name), found in \(discovered.image), threw while registering: \(reason)",
-                hint: "Fix its register(in:), or remove the library it is in.", underlyingError: error)
+            let problem = RouteError.discoveredModuleFailed(name, in: discovered.image, error)
             withAssembly { $0.loadProblems.append(problem) }
         }
     }

@@ -441,6 +441,14 @@ extension RouteError {
         )
     }
 
+    /// ``outsideRequestScope(_:path:)`` for a key with no registration at hand.
+    static func outsideRequestScope(_ key: KeyDescription, path: [String]) -> RouteError {
+        RouteError(
+            .outsideRequestScope, key: key.full, path: path,
+            reason: "\(key.full) is supplied by each request scope, but this lookup runs outside any request scope.",
+            hint: "Look it up through the request's scope (registry.openRequestScope()).")
+    }
+
     /// A supplied key looked up in a request scope that was not given its value.
     static func notSupplied(_ entry: AnyEntry, path: [String]) -> RouteError {
         RouteError(
@@ -457,6 +465,23 @@ extension RouteError {
             reason:
                 "\(entry.key.full) is supplied by each request scope, and the RegistrationInputs gave no value for it.",
             hint: "Supply one: inputs.supply(value, for: \(entry.key.short)).")
+    }
+
+    /// ``RequestScope/supply(_:for:)`` given a key that is not declared as supplied by request scopes.
+    static func notDeclaredSupplied(_ key: KeyDescription) -> RouteError {
+        RouteError(
+            .notSupplied, key: key.full,
+            reason:
+                "\(key.full) is not declared as supplied by request scopes, so a scope cannot supply it.",
+            hint: "Declare it with registry.registerSupplied(\(key.short)) before sealing.")
+    }
+
+    /// ``RequestScope/supply(_:for:)`` given a key the scope was supplied already.
+    static func alreadySupplied(_ key: KeyDescription) -> RouteError {
+        RouteError(
+            .notSupplied, key: key.full,
+            reason: "\(key.full) was already supplied to this request scope.",
+            hint: "Supply each key once per scope; open a new scope for a new request.")
     }
 
     /// A lookup through a request scope that was ended, or of a request-scoped key in one.
@@ -513,15 +538,187 @@ extension RouteError {
     }
 }
 
-// MARK: Plugins
+// MARK: Lookups by identifier
 
 extension RouteError {
-    /// A file of a plugin directory, named like a library, that is not a regular file (`kind` says what it
-    /// is: a named pipe, a directory): never opened, since opening a pipe waits for a writer.
-    static func pluginNotARegularFile(_ path: String, kind: String) -> RouteError {
+    /// A lookup by `identifier` that asked for `asked`, while its registration `entry` makes `shown` (the type
+    /// registered, checked before the build, or the type of the destination made).
+    static func identifierMakesOtherType(
+        _ identifier: String, makes shown: Any.Type, asked: Any.Type, entry: AnyEntry
+    ) -> RouteError {
         RouteError(
-            .pluginLoadFailed, key: path,
-            reason: "The plugin \(path) is not a library: it is \(kind), not a regular file.",
-            hint: "Only regular files, or symbolic links to them, are loaded; move it out of the plugin directory.")
+            .destinationTypeMismatch, key: "\"\(identifier)\"",
+            reason:
+                "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(shown)), which is not \(TypeName.of(asked)).",
+            hint: askForWhatItMakes(entry))
+    }
+
+    /// The hint of an identifier lookup that asked for the wrong type: the key it is registered under, and
+    /// the type to ask for, which is what the registration makes (for a module key, not its configuration
+    /// protocol).
+    private static func askForWhatItMakes(_ entry: AnyEntry) -> String {
+        "It is registered as \(entry.key.full); ask for the type it makes, \(TypeName.of(entry.key.destination))."
+    }
+}
+
+// MARK: Factories the library writes
+
+extension RouteError {
+    /// A registration with no factory was built; never expected.
+    static func entryWithoutFactory(_ entry: AnyEntry) -> RouteError {
+        RouteError(.factoryFailed, key: entry.key.full, reason: "Internal error: an entry without a factory.")
+    }
+
+    /// A module registration's factory given a configuration that is not a `configuration`.
+    static func configurationNotOfType(_ key: KeyDescription, _ configuration: Any.Type) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: key.full,
+            reason: "The configuration given to \(key.full) is not a \(TypeName.of(configuration)).")
+    }
+
+    /// A registration of `primary` that also serves `other` (`Registration.also`) made `made`, which is not
+    /// an `otherType`.
+    static func alsoServedKeyMismatch(
+        _ primary: KeyDescription, serving other: KeyDescription, made: Any.Type, otherType: Any.Type,
+        path: [String]
+    ) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: other.full, path: path,
+            reason:
+                "\(primary.full) is registered for \(other.full) as well, but its destination, a \(TypeName.of(made)), is not a \(TypeName.of(otherType)).",
+            hint: "Make the destination adopt \(TypeName.of(otherType)), or register \(other.full) on its own.")
+    }
+
+    /// An adapter from `required` to `provided` that gave nil for `made`, which is not a `requiredType`.
+    static func adapterGaveNil(
+        _ required: KeyDescription, from provided: KeyDescription, made: Any.Type, requiredType: Any.Type,
+        path: [String]
+    ) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: required.full, path: path,
+            reason:
+                "The adapter from \(required.full) to \(provided.full) gave nil: the \(TypeName.of(made)) it was given is not a \(TypeName.of(requiredType)).",
+            hint:
+                "Make the provided destination adopt \(TypeName.of(requiredType)), or convert it in the adapter instead of casting."
+        )
+    }
+
+    /// A ``ServiceRouter`` subclass, `router`, that does not override `makeDestination(configuration:resolver:)`.
+    static func routerDoesNotMakeDestination(_ router: String, key: KeyDescription, path: [String]) -> RouteError {
+        RouteError(
+            .factoryFailed, key: key.full, path: path,
+            reason:
+                "\(router) does not override makeDestination(configuration:resolver:), so it cannot make \(key.full).",
+            hint:
+                "Override makeDestination(configuration:resolver:) in \(router) and return the destination."
+        )
+    }
+}
+
+// MARK: Runtime arguments
+
+extension RouteError {
+    /// A factory that takes the arguments `expected`, whose lookup handed it none.
+    static func argumentsNotGiven(_ key: KeyDescription, expected: ArgumentList, path: [String]) -> RouteError {
+        RouteError(
+            .argumentMismatch, key: key.full, path: path,
+            reason: "\(key.full) takes the arguments \(expected.types), but none were given.",
+            hint:
+                "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:)."
+        )
+    }
+
+    /// A factory that takes the arguments `expected`, whose lookup handed it `given`.
+    static func argumentsDoNotFit(
+        _ key: KeyDescription, expected: ArgumentList, given: ArgumentList, path: [String]
+    ) -> RouteError {
+        RouteError(
+            .argumentMismatch, key: key.full, path: path,
+            reason:
+                "\(key.full) takes the arguments \(expected.types), but was given \(given.types).",
+            hint: "Pass arguments of exactly these types, in this order.")
+    }
+
+    /// A lookup with arguments, `given`, of a registration that takes none.
+    static func takesNoArguments(_ entry: AnyEntry, given: ArgumentList, path: [String]) -> RouteError {
+        RouteError(
+            .argumentMismatch, key: entry.key.full, path: path,
+            reason: "\(entry.key.full) takes no arguments, but was given \(given.types).",
+            hint: "Look it up with makeDestination(to:) or resolve(_:), or register it with arguments:.")
+    }
+}
+
+// MARK: Injected, Lazy and undeclared edges
+
+extension RouteError {
+    /// The lookup of `key` for an ``Injected`` property, interrupted by `error`, which is not a ``RouteError``
+    /// (a cancellation).
+    static func injectionInterrupted(_ key: String, path: [String], by error: any Error) -> RouteError {
+        RouteError(
+            .factoryFailed, key: key, path: path,
+            reason: "The lookup of \(key) for an @Injected property was interrupted.",
+            underlyingError: error)
+    }
+
+    /// An ``Injected`` property of an object made outside any lookup, with no registry bound for injection.
+    static func injectedOutsideLookup<Destination>(_ key: RoutableService<Destination>) -> RouteError {
+        RouteError(
+            .injectedOutsideLookup, key: key.description, path: [key.keyDescription.short],
+            reason:
+                "@Injected(\(key.description)) was initialized outside any lookup, and no registry is bound for injection, so there is no registry to resolve it from.",
+            hint:
+                "Make the object in a factory the registry runs (registry.register(…) { _ in Object() }); where it is made by hand, bind a registry to resolve from (registry.withInjectionBinding { … } in a test or preview, registry.bindForInjection() for the process), or pass the dependency as an initializer parameter."
+        )
+    }
+
+    /// `error`, a ``Code/mainActorRequired`` failure of ``Lazy/value``, with the hint that a `Lazy` read
+    /// through its property needs.
+    static func lazyValueOffTheMainActor(_ error: RouteError) -> RouteError {
+        RouteError(
+            error.code, key: error.key, path: error.path, reason: error.reason,
+            hint:
+                "Read it with try lazy.value() from main-actor code: the value property cannot see its caller's isolation.",
+            underlyingError: error.underlyingError)
+    }
+
+    /// A lookup took an edge its registration did not declare (reported, or listed by a recording).
+    static func undeclaredEdge(from dependent: AnyEntry, to target: AnyEntry, inPreparation: Bool) -> RouteError {
+        let stage = inPreparation ? "a preparation" : "its factory"
+        let kind = inPreparation ? "property" : "initializer"
+        let declared =
+            dependent.dependencies.isEmpty
+            ? "declares no dependencies"
+            : "declares only \(dependent.dependencies.map(\.key.short).joined(separator: ", "))"
+        return RouteError(
+            .undeclaredDependency, key: dependent.key.full, path: [dependent.key.short, target.key.short],
+            reason:
+                "\(dependent.key.full) from \(dependent.owner) looked up \(target.key.full) in \(stage), but \(declared).",
+            hint:
+                "Declare it, .dependencies(.\(kind)(…)) (or .lazy, .many), so that sealing checks it and the graph shows it."
+        )
+    }
+}
+
+// MARK: What a factory or a configuration gave
+
+extension RouteError {
+    /// A factory made an object of another type than the one its registration's injections and
+    /// preparations are typed on (`detail` says which), for the registration `key`.
+    static func destinationTypeMismatch(
+        _ key: KeyDescription, path: [String], detail: String, expected: String, made: String
+    ) -> RouteError {
+        RouteError(
+            .destinationTypeMismatch, key: key.full, path: path,
+            reason: "\(key.full): \(detail)",
+            hint: "Return a \(expected) from the factory, or register with as: \(made).self.")
+    }
+
+    /// Reported, not thrown: the configuration of `entry`'s module received `construct…` calls (`calls`)
+    /// that its router never read.
+    static func unusedConstructCalls(_ entry: AnyEntry, calls: String) -> RouteError {
+        RouteError(
+            .unusedConstructCall, key: entry.key.full,
+            reason: "The configuration of \(entry.key.full) received \(calls), which its router never read.",
+            hint: "Read it in the factory with require(_:setBy:), or stop making the call.")
     }
 }

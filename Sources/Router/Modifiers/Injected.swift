@@ -116,7 +116,7 @@ extension Resolver {
             return nil
         }
         if let joined { return joined }
-        guard let bound = InjectionBinding.current else { return .failure(outsideLookup(key)) }
+        guard let bound = InjectionBinding.current else { return .failure(RouteError.injectedOutsideLookup(key)) }
         return injectBound(key, lookup, in: bound)
     }
 
@@ -138,10 +138,7 @@ extension Resolver {
             return .failure(error)
         } catch {
             return .failure(
-                RouteError(
-                    .factoryFailed, key: key.description, path: [key.keyDescription.short],
-                    reason: "The lookup of \(key.description) for an @Injected property was interrupted.",
-                    underlyingError: error))
+                RouteError.injectionInterrupted(key.description, path: [key.keyDescription.short], by: error))
         }
     }
 
@@ -155,21 +152,8 @@ extension Resolver {
             state.recordFailedInjection(error)
             if let routeError = error as? RouteError { return .failure(routeError) }
             return .failure(
-                RouteError(
-                    .factoryFailed, key: key.description, path: resolver.pathTo(key.keyDescription.short),
-                    reason: "The lookup of \(key.description) for an @Injected property was interrupted.",
-                    underlyingError: error))
+                RouteError.injectionInterrupted(
+                    key.description, path: resolver.pathTo(key.keyDescription.short), by: error))
         }
-    }
-
-    /// The error for an ``Injected`` property of an object made outside any lookup.
-    static func outsideLookup<Destination>(_ key: RoutableService<Destination>) -> RouteError {
-        RouteError(
-            .injectedOutsideLookup, key: key.description, path: [key.keyDescription.short],
-            reason:
-                "@Injected(\(key.description)) was initialized outside any lookup, and no registry is bound for injection, so there is no registry to resolve it from.",
-            hint:
-                "Make the object in a factory the registry runs (registry.register(…) { _ in Object() }); where it is made by hand, bind a registry to resolve from (registry.withInjectionBinding { … } in a test or preview, registry.bindForInjection() for the process), or pass the dependency as an initializer parameter."
-        )
     }
 }

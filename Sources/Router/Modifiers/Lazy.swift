@@ -51,11 +51,7 @@ public final class Lazy<Destination> {
             do {
                 return try read(onMainActor: false)
             } catch let error as RouteError where error.code == .mainActorRequired {
-                throw RouteError(
-                    error.code, key: error.key, path: error.path, reason: error.reason,
-                    hint:
-                        "Read it with try lazy.value() from main-actor code: the value property cannot see its caller's isolation.",
-                    underlyingError: error.underlyingError)
+                throw RouteError.lazyValueOffTheMainActor(error)
             }
         }
     }

@@ -36,13 +36,9 @@ extension RouteRegistry {
         var spec = RegistrationSpec<Required> { resolver in
             let made = try resolver.resolve(provided)
             if let adapted = try adapter(made) { return adapted }
-            throw RouteError(
-                .destinationTypeMismatch, key: requiredKey.full, path: resolver.pathHere(requiredKey.short),
-                reason:
-                    "The adapter from \(requiredKey.full) to \(providedKey.full) gave nil: the \(TypeName.of(type(of: made as Any))) it was given is not a \(TypeName.of(Required.self)).",
-                hint:
-                    "Make the provided destination adopt \(TypeName.of(Required.self)), or convert it in the adapter instead of casting."
-            )
+            throw RouteError.adapterGaveNil(
+                requiredKey, from: providedKey, made: type(of: made as Any), requiredType: Required.self,
+                path: resolver.pathHere(requiredKey.short))
         }
         spec.dependencies = [.initializer(provided)]
         spec.adapterTarget = providedKey

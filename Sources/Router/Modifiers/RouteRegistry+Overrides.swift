@@ -116,8 +116,7 @@ extension RouteRegistry {
             paths: [], redirect: redirect, layer: inForce, reporter: base.reporter.registry)
         let report = Validator(table: table, assembly: nil).report()
         if !report.isValid {
-            throw RouteError(
-                .validationFailed, key: "RouteRegistry", reason: "The overrides have \(report.description)")
+            throw RouteError.overridesInvalid(report)
         }
         return (table, inForce)
     }
@@ -208,7 +207,7 @@ final class OverrideLayer: Sendable {
             do {
                 try sync(released.instance)
             } catch {
-                reporter.registry?.errorHandler?(RouteRegistry.teardownFailure(released.entry, error))
+                reporter.registry?.errorHandler?(RouteError.teardownFailure(released.entry, error))
             }
         }
     }
@@ -219,7 +218,7 @@ final class OverrideLayer: Sendable {
             do {
                 try await released.teardown.async(released.instance)
             } catch {
-                reporter.registry?.errorHandler?(RouteRegistry.teardownFailure(released.entry, error))
+                reporter.registry?.errorHandler?(RouteError.teardownFailure(released.entry, error))
             }
         }
     }

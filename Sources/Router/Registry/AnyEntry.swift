@@ -123,12 +123,12 @@ class AnyEntry: @unchecked Sendable {
     /// Builds a destination whose type the caller does not know statically (identifier lookups,
     /// eager singletons at sealing).
     func buildErased(_ resolver: inout Resolver) throws -> Any {
-        throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
+        throw RouteError.entryWithoutFactory(self)
     }
 
     /// ``buildErased(_:)`` in an async lookup (async eager singletons at `warmUp()`).
     nonisolated(nonsending) func buildAsyncErased(_ resolver: inout Resolver) async throws -> Any {
-        throw RouteError(.factoryFailed, key: key.full, reason: "Internal error: an entry without a factory.")
+        throw RouteError.entryWithoutFactory(self)
     }
 
     /// ``buildErased(_:)`` with the input its factory takes: a module's configuration.

@@ -83,11 +83,9 @@ extension Entry {
         var spec = RegistrationSpec<Other> { [self] resolver in
             let made = try resolver.build(resolver.redirected(self))
             if let other = made as? Other { return other }
-            throw RouteError(
-                .destinationTypeMismatch, key: otherKey.full, path: resolver.pathHere(otherKey.short),
-                reason:
-                    "\(primaryKey.full) is registered for \(otherKey.full) as well, but its destination, a \(TypeName.of(type(of: made as Any))), is not a \(TypeName.of(Other.self)).",
-                hint: "Make the destination adopt \(TypeName.of(Other.self)), or register \(otherKey.full) on its own.")
+            throw RouteError.alsoServedKeyMismatch(
+                primaryKey, serving: otherKey, made: type(of: made as Any), otherType: Other.self,
+                path: resolver.pathHere(otherKey.short))
         }
         spec.dependencies = [RouteDependency(id: id, key: primaryKey, kind: .initializer)]
         spec.factoryDeclaresItsEdges = true

@@ -356,18 +356,9 @@ extension Resolver {
     @usableFromInline
     func argumentsDoNotFit(_ taken: ArgumentHandoff?, _ expected: ArgumentList, for key: KeyDescription) -> RouteError {
         guard let handoff = taken else {
-            return RouteError(
-                .argumentMismatch, key: key.full, path: pathHere(key.short),
-                reason: "\(key.full) takes the arguments \(expected.types), but none were given.",
-                hint:
-                    "Pass them with makeDestination(to:arguments:) or resolve(_:arguments:)."
-            )
+            return RouteError.argumentsNotGiven(key, expected: expected, path: pathHere(key.short))
         }
-        return RouteError(
-            .argumentMismatch, key: key.full, path: pathHere(key.short),
-            reason:
-                "\(key.full) takes the arguments \(expected.types), but was given \(handoff.given.types).",
-            hint: "Pass arguments of exactly these types, in this order.")
+        return RouteError.argumentsDoNotFit(key, expected: expected, given: handoff.given, path: pathHere(key.short))
     }
 
     /// Builds `entry` with runtime arguments handed to its factory.
@@ -440,10 +431,7 @@ extension Resolver {
 
     func checkTakesArguments(_ entry: AnyEntry, given: ArgumentList) throws {
         guard entry.argumentTypes == nil else { return }
-        throw RouteError(
-            .argumentMismatch, key: entry.key.full, path: pathTo(entry.key.short),
-            reason: "\(entry.key.full) takes no arguments, but was given \(given.types).",
-            hint: "Look it up with makeDestination(to:) or resolve(_:), or register it with arguments:.")
+        throw RouteError.takesNoArguments(entry, given: given, path: pathTo(entry.key.short))
     }
 }
 

@@ -170,29 +170,16 @@ extension RouteRegistry {
             // must not run the factory, nor publish a singleton it would then refuse to return.
             let registered = entry.destinationMetatype
             guard registered is Destination.Type || Destination.self == Any.self else {
-                throw RouteError(
-                    .destinationTypeMismatch, key: "\"\(identifier)\"",
-                    reason:
-                        "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(registered)), which is not \(TypeName.of(Destination.self)).",
-                    hint: Self.askForWhatItMakes(entry))
+                throw RouteError.identifierMakesOtherType(
+                    identifier, makes: registered, asked: Destination.self, entry: entry)
             }
             let made = try entry.buildErased(&resolver)
             guard let typed = made as? Destination else {
-                throw RouteError(
-                    .destinationTypeMismatch, key: "\"\(identifier)\"",
-                    reason:
-                        "The destination for \"\(RouteError.displayable(identifier))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
-                    hint: Self.askForWhatItMakes(entry))
+                throw RouteError.identifierMakesOtherType(
+                    identifier, makes: Swift.type(of: made), asked: Destination.self, entry: entry)
             }
             return typed
         }
-    }
-
-    /// The hint of an identifier lookup that asked for the wrong type: the key it is registered under, and
-    /// the type to ask for, which is what the registration makes (for a module key, not its configuration
-    /// protocol).
-    static func askForWhatItMakes(_ entry: AnyEntry) -> String {
-        "It is registered as \(entry.key.full); ask for the type it makes, \(TypeName.of(entry.key.destination))."
     }
 
     // MARK: The door
@@ -292,8 +279,6 @@ extension RouteRegistry {
         // Shut down (`shutdown()`): a table with no registration, whose misses say so. Checked after the
         // sealed phase, so that the other slow lookups (overrides, async lookups) take no lock for it.
         if let closed = closedTable { return closed }
-        throw RouteError(
-            .notSealed, key: "RouteRegistry", reason: "The registry is not sealed yet, so it cannot make destinations.",
-            hint: "Call seal() after loading every module, or make the registry with RouteRegistry(modules:).")
+        throw RouteError.notSealedForLookups()
     }
 }

@@ -151,9 +151,7 @@ extension RouteRegistry {
         var spec = RegistrationSpec<Destination> { resolver in
             let given = resolver.state.frames.takeInput()
             guard let config = (given ?? configuration()) as? Config else {
-                throw RouteError(
-                    .destinationTypeMismatch, key: keyDescription.full,
-                    reason: "The configuration given to \(keyDescription.full) is not a \(TypeName.of(Config.self)).")
+                throw RouteError.configurationNotOfType(keyDescription, Config.self)
             }
             return try factory(config, &resolver)
         }

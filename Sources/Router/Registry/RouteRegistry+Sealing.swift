@@ -18,10 +18,7 @@ extension RouteRegistry {
         let thread = CurrentThread.id
         // Only this thread ever stores its own id, so seeing it means this call is nested in its own seal.
         if sealingThread.load(ordering: .acquiring) == thread {
-            throw RouteError(
-                .sealInProgress, key: "RouteRegistry",
-                reason: "seal() was called while the registry was already sealing.",
-                hint: "Do not seal from an eager singleton's factory; the registry seals once.")
+            throw RouteError.sealInProgress()
         }
         sealLock.lock()
         defer { sealLock.unlock() }
@@ -42,9 +39,7 @@ extension RouteRegistry {
         }
         if !report.isValid {
             phase.store(Phase.open.rawValue, ordering: .releasing)
-            throw RouteError(
-                .validationFailed, key: "RouteRegistry",
-                reason: "Sealing found \(report.description)")
+            throw RouteError.sealingFailed(report)
         }
         do {
             try buildEagerSingletons(in: table)
@@ -73,9 +68,7 @@ extension RouteRegistry {
             // read only after an acquiring load has seen that store (a parent sealing right now reads as
             // not sealed).
             guard parent.isSealed, let table = parent.sealedTable else {
-                throw RouteError(
-                    .notSealed, key: "RouteRegistry", reason: "The parent registry is not sealed.",
-                    hint: "Seal the parent before making or sealing a child registry.")
+                throw RouteError.parentNotSealed()
             }
             parentTable = table
         }
@@ -98,11 +91,7 @@ extension RouteRegistry {
                     try entry.buildErased(&resolver)
                 }
             } catch let error as RouteError {
-                let failure = RouteError(
-                    error.code, key: error.key, path: error.path,
-                    reason: "Sealing built the eager singleton \(entry.key.full), and it failed: \(error.reason)",
-                    hint: error.hint ?? "The registry stays open; fix the factory and seal again.",
-                    underlyingError: error.underlyingError)
+                let failure = RouteError.eagerSingletonFailed(entry, error)
                 // A top-level lookup like any other: the error handler sees it, once.
                 errorHandler?(failure)
                 throw failure
@@ -142,11 +131,6 @@ extension RouteRegistry {
             }
         }
         guard !failures.isEmpty else { return }
-        let listed = failures.map { "- \($0.description)" }.joined(separator: "\n")
-        throw RouteError(
-            .validationFailed, key: "RouteRegistry",
-            reason:
-                "warmUp() could not build \(failures.count) eager singleton\(failures.count == 1 ? "" : "s"):\n\(listed)",
-            hint: "Fix the factories and call warmUp() again; the singletons that were built are kept.")
+        throw RouteError.warmUpFailed(failures)
     }
 }

@@ -133,7 +133,7 @@ public final class RouteRegistry: Sendable {
         try ensureOpen(key: name)
         try withAssembly { assembly in
             // Checked again under the lock: a `seal()` that started since must not miss the module.
-            guard isAcceptingRegistrations else { throw closedError(key: name) }
+            guard isAcceptingRegistrations else { throw RouteError.loadedAfterSeal(name) }
             assembly.loadedModules.append(ObjectIdentifier(type(of: module)))
             for required in module.requiredModules {
                 assembly.requirements.append((name, required))
@@ -162,7 +162,7 @@ public final class RouteRegistry: Sendable {
             }
             return assembly.entries.count - 1
         }
-        if let rejected { throw lateRegistration(rejected.key.full) }
+        if let rejected { throw RouteError.registeredAfterSeal(rejected.key.full) }
         return index
     }
 
@@ -183,14 +183,7 @@ public final class RouteRegistry: Sendable {
                 id: entry.id, key: entry.key, order: entry.order, site: entry.site, spec: spec)
             return nil
         }
-        if let late { throw lateRegistration(late) }
-    }
-
-    private func lateRegistration(_ key: String) -> RouteError {
-        RouteError(
-            .registrationAfterSeal, key: key,
-            reason: "Cannot register \(key): the registry is already sealed.",
-            hint: "Register every router in a RouteModule before seal(), or use a child registry.")
+        if let late { throw RouteError.registeredAfterSeal(late) }
     }
 
     func addPath(_ make: (_ owner: String) -> PathRoute) throws {
@@ -204,21 +197,12 @@ public final class RouteRegistry: Sendable {
             }
         }
         if let rejected {
-            throw RouteError(
-                .registrationAfterSeal, key: "\"\(rejected.pattern.text)\"",
-                reason: "Cannot register the path \"\(rejected.pattern.text)\": the registry is already sealed.",
-                hint: "Register every path in a RouteModule before seal(), or use a child registry.")
+            throw RouteError.pathRegisteredAfterSeal(rejected.pattern.text)
         }
     }
 
     private func ensureOpen(key: String) throws {
-        if phase.load(ordering: .acquiring) != Phase.open.rawValue { throw closedError(key: key) }
-    }
-
-    private func closedError(key: String) -> RouteError {
-        RouteError(
-            .registrationAfterSeal, key: key, reason: "Cannot load \(key): the registry is already sealed.",
-            hint: "Load every module before seal(), or use a child registry.")
+        if phase.load(ordering: .acquiring) != Phase.open.rawValue { throw RouteError.loadedAfterSeal(key) }
     }
 
     /// Whether registrations are accepted now. Read it only under the assembly lock: `seal()` leaves the

@@ -271,14 +271,6 @@ extension Registration {
     }
 }
 
-extension RouteError {
-    static func shutDownWhileMaking(_ key: String) -> RouteError {
-        RouteError(
-            .shutDown, key: key, reason: "The registry shut down while \(key) was being made, so it was torn down.",
-            hint: "Make lookups before shutdown(), or in a new registry.")
-    }
-}
-
 extension RouteRegistry {
     /// Tears the registry's singletons down, once: each made singleton with a `teardown(_:)`
     /// runs it, in reverse order of creation (a singleton before the ones it was made from), and later
@@ -312,17 +304,14 @@ extension RouteRegistry {
             // Released first: a build of it still running tears its instance down itself.
             guard let made = teardown.release(entry) else { continue }
             guard let sync = teardown.sync else {
-                let failure = RouteError(
-                    .teardownFailed, key: entry.key.full,
-                    reason: "\(entry.key.full) has an async teardown, which shutdown() cannot await.",
-                    hint: "Call try await registry.shutdownAsync().")
+                let failure = RouteError.shutdownCannotAwaitTeardown(entry)
                 failures.append((failure, failure))
                 continue
             }
             do {
                 try sync(made)
             } catch {
-                failures.append((Self.teardownFailure(entry, error), error))
+                failures.append((RouteError.teardownFailure(entry, error), error))
             }
         }
         endShutdown()
@@ -345,7 +334,7 @@ extension RouteRegistry {
             do {
                 try await teardown.async(made)
             } catch {
-                failures.append((Self.teardownFailure(entry, error), error))
+                failures.append((RouteError.teardownFailure(entry, error), error))
             }
         }
         // The async teardowns of instances whose builds landed after shutdown began, started on tasks by
@@ -417,38 +406,20 @@ extension RouteRegistry {
         for (entry, instance) in released.reversed() {
             guard let teardown = teardowns[entry.order] else { continue }
             guard let sync = teardown.sync else {
-                errorHandler?(
-                    RouteError(
-                        .teardownFailed, key: entry.key.full,
-                        reason:
-                            "resetSingletons() released \(entry.key.full), whose teardown is async, which a reset cannot await: it did not run.",
-                        hint:
-                            "Give \(entry.key.short) a synchronous teardown, or tear the instance down yourself before the reset."
-                    ))
+                errorHandler?(RouteError.resetCannotAwaitTeardown(entry))
                 continue
             }
             do {
                 try sync(instance)
             } catch {
-                errorHandler?(Self.teardownFailure(entry, error))
+                errorHandler?(RouteError.teardownFailure(entry, error))
             }
         }
-    }
-
-    static func teardownFailure(_ entry: AnyEntry, _ error: any Error) -> RouteError {
-        RouteError(
-            .teardownFailed, key: entry.key.full, reason: "The teardown of \(entry.key.full) threw \(error).",
-            hint: "It was torn down from \(entry.owner); the other teardowns ran.", underlyingError: error)
     }
 
     private static func collected(_ failures: [(RouteError, any Error)]) -> RouteError? {
         guard let first = failures.first else { return nil }
         if failures.count == 1 { return first.0 }
-        let listed = failures.map { "- \($0.0.description)" }.joined(separator: "\n")
-        return RouteError(
-            .teardownFailed, key: "RouteRegistry",
-            reason: "shutdown() ran every teardown, and \(failures.count) failed:\n\(listed)",
-            hint: "Each failure's error is in its line; the first is this error's underlyingError.",
-            underlyingError: first.1)
+        return RouteError.teardownsFailed(failures)
     }
 }

@@ -70,24 +70,14 @@ struct Validator {
         }
         return order.compactMap { identifier in
             guard let entries = owners[identifier], entries.count > 1 else { return nil }
-            let names = entries.map { "\($0.key.full) from \($0.owner)" }.joined(separator: " and ")
-            return RouteError(
-                .duplicateIdentifier, key: "\"\(identifier)\"",
-                reason:
-                    "The identifier \"\(RouteError.displayable(identifier))\" is registered \(entries.count) times: \(names).",
-                hint: "Give each router its own identifier.")
+            return RouteError.duplicateIdentifier(identifier, registeredBy: entries)
         }
     }
 
     private func configurationMismatches() -> [RouteError] {
         table.entries.compactMap { entry in
             guard let conforms = entry.configurationConforms, !conforms() else { return nil }
-            let made = entry.makeConfigurationObject().map { TypeName.of(type(of: $0)) } ?? "?"
-            return RouteError(
-                .destinationTypeMismatch, key: entry.key.full,
-                reason:
-                    "The configuration \(made) registered for \(entry.key.full) does not conform to \(entry.configurationType() ?? "its protocol").",
-                hint: "Make \(made) adopt the configuration protocol.")
+            return RouteError.registeredConfigurationDoesNotConform(entry)
         }
     }
 
@@ -97,11 +87,7 @@ struct Validator {
             guard members.count > 1, let first = members.first else { return nil }
             let defaults = members.filter { $0.isDefault }
             guard defaults.count > 1 else { return nil }
-            let names = defaults.map { "\($0.destinationType) from \($0.owner)" }.joined(separator: ", ")
-            return RouteError(
-                .ambiguousRegistration, key: table.keys[bucket] == first.id ? first.key.full : "?",
-                reason: "\(first.key.full) has \(defaults.count) registrations marked as the default: \(names).",
-                hint: "Mark exactly one with .asDefault().")
+            return RouteError.severalDefaults(defaults, of: first, filedUnderItsKey: table.keys[bucket] == first.id)
         }
     }
 
@@ -122,13 +108,7 @@ struct Validator {
                 if let name = member.key.name, !texts.contains(name) { texts.append(name) }
             }
             guard texts.count > 1, let first = members.first else { continue }
-            let quoted = texts.map { "\"\(RouteError.displayable($0))\"" }.joined(separator: " and ")
-            problems.append(
-                RouteError(
-                    .ambiguousRegistration, key: first.key.full,
-                    reason:
-                        "The names \(quoted) of \(TypeName.of(first.key.type)) have the same 64-bit hash, so the table cannot keep their registrations apart.",
-                    hint: "Rename one of them."))
+            problems.append(RouteError.namesWithTheSameHash(texts, of: first))
         }
         return problems
     }
@@ -165,16 +145,7 @@ struct Validator {
             for group in groups where group.members.count > 1 {
                 let sameKey = group.members
                 guard !sameKey.contains(where: \.isDefault), !sameKey.allSatisfy(\.isOneOfMany) else { continue }
-                let sites = sameKey.map(\.owner).joined(separator: " and ")
-                let takes = sameKey[0].argumentTypes.map { " taking \(TypeName.arguments($0))" } ?? ""
-                problems.append(
-                    RouteError(
-                        .ambiguousRegistration, key: first.key.full,
-                        reason:
-                            "\(first.key.full) is registered \(sameKey.count) times\(takes), by \(sites): a lookup of it is ambiguous.",
-                        hint:
-                            "Remove the one made by mistake, or mark the one a lookup gets with .asDefault(); a key meant to have many (makeDestinations(to:)) marks each with .oneOfMany(). Registering a key again adds a registration, it does not replace one: to replace one for a test or a variant of the app, use withOverrides or a child registry (RouteRegistry(parent:))."
-                    ))
+                problems.append(RouteError.registeredByMistake(sameKey, key: first))
             }
         }
         return problems
@@ -186,71 +157,21 @@ struct Validator {
             for dependency in entry.dependencies where dependency.kind != .many {
                 let candidates = table.allEntries(for: dependency.id, name: dependency.key.name)
                 if candidates.isEmpty, let target = entry.adapterTarget {
-                    problems.append(
-                        RouteError(
-                            .unregisteredKey, key: target.full, path: [entry.key.short, target.short],
-                            reason:
-                                "The adapter from \(entry.key.full) to \(target.full) has no target: \(target.full) has no router.",
-                            hint: "Load the module that provides \(target.full), or remove the adapter."))
+                    problems.append(RouteError.adapterWithoutTarget(entry, target: target))
                 } else if candidates.isEmpty && dependency.isOptional {
                     continue  // it does without: nothing to check
                 } else if candidates.isEmpty {
-                    problems.append(
-                        RouteError(
-                            .unregisteredKey, key: dependency.key.full, path: [entry.key.short, dependency.key.short],
-                            reason:
-                                "\(entry.key.full) from \(entry.owner) depends on \(dependency.key.full), which has no router.",
-                            hint: Self.missingDependencyHint(dependency)))
+                    problems.append(RouteError.missingDependency(entry, dependency))
                 } else if dependency.isLookedUpWithoutArguments,
                     !candidates.contains(where: { $0.argumentTypes == nil })
                 {
-                    problems.append(Self.takesArguments(entry, dependency, candidates))
+                    problems.append(RouteError.dependencyTakesArguments(entry, dependency, candidates))
                 } else if table.primary(dependency.id, name: dependency.key.name) == nil {
-                    let names = candidates.map { "from \($0.owner)" }.joined(separator: " and ")
-                    problems.append(
-                        RouteError(
-                            .ambiguousRegistration, key: dependency.key.full,
-                            path: [entry.key.short, dependency.key.short],
-                            reason:
-                                "\(entry.key.full) depends on \(dependency.key.full), which has \(candidates.count) registrations (\(names)) and no default.",
-                            hint: RouteError.severalRegistrationsHint))
+                    problems.append(RouteError.ambiguousDependency(entry, dependency, candidates))
                 }
             }
         }
         return problems
-    }
-
-    /// What to do about a dependency with no router: register it; but an auto-wired initializer parameter of
-    /// a value type (a `String`, a number, a struct) is not a service anyone registers, and takes a runtime
-    /// argument or a `wiring:` key instead.
-    private static func missingDependencyHint(_ dependency: RouteDependency) -> String {
-        let key = dependency.key
-        guard dependency.kind == .initializer, dependency.isLookedUpWithoutArguments, key.qualifier == .none,
-            TypeShape.isValue(key.type)
-        else { return "Register \(key.full), or load the module that does." }
-        let type = TypeName.of(key.type)
-        return
-            "\(type) is a value, not a service: an auto-wired initializer looks each parameter up by its type's key. Pass it at each lookup as a runtime argument (register(_:arguments:) with a closure factory, makeDestination(to:arguments:)), or register the initializer with wiring: and give that parameter a named or tagged key (wiring: .key(.someKey.named(\"…\")), …) registered to make it."
-    }
-
-    /// A dependency the library looks up without arguments, on a key whose every registration takes some.
-    private static func takesArguments(
-        _ entry: AnyEntry, _ dependency: RouteDependency, _ candidates: [AnyEntry]
-    ) -> RouteError {
-        var lists: [String] = []
-        for candidate in candidates {
-            guard let types = candidate.argumentTypes else { continue }
-            let list = TypeName.arguments(types)
-            if !lists.contains(list) { lists.append(list) }
-        }
-        let sites = candidates.map(\.owner).joined(separator: " and ")
-        return RouteError(
-            .argumentMismatch, key: dependency.key.full, path: [entry.key.short, dependency.key.short],
-            reason:
-                "\(entry.key.full) from \(entry.owner) looks up \(dependency.key.full) without arguments, but it takes the arguments \(lists.joined(separator: " or ")) (registered at \(sites)).",
-            hint:
-                "Register \(dependency.key.full) without arguments as well, or write the factory as a closure that passes them: r.resolve(.key, arguments: …)."
-        )
     }
 
     /// Cycles made only of declared initializer edges (and `many` edges, which build every registration
@@ -298,14 +219,7 @@ struct Validator {
             let canonical = Array(ids[rotation...] + ids[..<rotation])
             guard reported.insert(canonical).inserted else { return }
             let names = members.map { $0.key.short } + [next.key.short]
-            problems.append(
-                RouteError(
-                    .circularDependency, key: next.key.full, path: names,
-                    reason:
-                        "Circular dependency: \(names.joined(separator: " → ")) is made only of initializer dependencies, so none of them can be built.",
-                    hint:
-                        "Inject one edge after creation (.injecting or .preparing), or through Lazy or Provider."
-                ))
+            problems.append(RouteError.initializerCycle(names, closedBy: next))
         }
 
         func visit(_ root: AnyEntry) {
@@ -353,14 +267,7 @@ struct Validator {
                 else {
                     continue
                 }
-                problems.append(
-                    RouteError(
-                        .captiveDependency, key: entry.key.full, path: [entry.key.short, target.key.short],
-                        reason:
-                            "\(entry.key.full) is \(entry.scope.phrase) but depends on \(target.key.full), which is \(target.scope.phrase): it would keep one \(target.key.short) for longer than that scope lasts.",
-                        hint:
-                            "Give \(entry.key.short) a scope that lasts no longer than \(target.key.short)'s, or depend on a Provider of \(target.key.short)."
-                    ))
+                problems.append(RouteError.captiveDependency(entry, on: target))
             }
         }
         return problems
@@ -427,35 +334,19 @@ struct Validator {
         for route in table.paths {
             let pattern = route.pattern
             for problem in pattern.problems {
-                problems.append(
-                    RouteError(.invalidPath, key: "\"\(pattern.text)\"", reason: problem.reason, hint: problem.hint))
+                problems.append(RouteError.pathPatternProblem(pattern, problem))
             }
             if let first = seen[pattern.shape] {
                 if first.pattern.text == pattern.text {
-                    problems.append(
-                        RouteError(
-                            .duplicateIdentifier, key: "\"\(pattern.text)\"",
-                            reason:
-                                "The path pattern \"\(pattern.text)\" is registered twice: for \(first.target.full) from \(first.owner) and for \(route.target.full) from \(route.owner).",
-                            hint: "Give each route its own pattern."))
+                    problems.append(RouteError.pathPatternRegisteredTwice(first, route))
                 } else {
-                    problems.append(
-                        RouteError(
-                            .duplicateIdentifier, key: "\"\(pattern.text)\"",
-                            reason:
-                                "The path patterns \"\(first.pattern.text)\" (for \(first.target.full) from \(first.owner)) and \"\(pattern.text)\" (for \(route.target.full) from \(route.owner)) match the same paths.",
-                            hint: "Make the literal segments or the parameter types differ, or remove one of them."))
+                    problems.append(RouteError.pathPatternsMatchTheSamePaths(first, route))
                 }
             } else {
                 seen[pattern.shape] = route
             }
             if !table.hasRegistration(route.targetID, name: route.target.name) {
-                problems.append(
-                    RouteError(
-                        .unregisteredKey, key: route.target.full,
-                        reason:
-                            "The path pattern \"\(pattern.text)\" routes to \(route.target.full), which has no router.",
-                        hint: "Register \(route.target.full), or load the module that does."))
+                problems.append(RouteError.pathTargetUnregistered(route))
             }
         }
         return problems
@@ -468,13 +359,7 @@ struct Validator {
                 $0 !== exclusive && $0.id.type == exclusive.id.type && $0.id.kind == exclusive.id.kind
             }
             guard !others.isEmpty else { continue }
-            let names = others.map { "\($0.key.full) from \($0.owner)" }.joined(separator: ", ")
-            problems.append(
-                RouteError(
-                    .exclusiveRegistration, key: exclusive.key.full,
-                    reason:
-                        "\(exclusive.key.full) is registered exclusively by \(exclusive.owner), but is also served by \(names).",
-                    hint: "Remove the other registrations, or drop .exclusive()."))
+            problems.append(RouteError.notExclusive(exclusive, alsoServedBy: others))
         }
         return problems
     }
@@ -485,11 +370,7 @@ struct Validator {
             else {
                 return nil
             }
-            return RouteError(
-                .asyncOnly, key: entry.key.full,
-                reason:
-                    "\(entry.key.full) has an async factory and the scope \(entry.scope), which async factories do not support.",
-                hint: "Use transient, graph, singleton, eagerSingleton or request for async factories.")
+            return RouteError.unsupportedAsyncScope(entry)
         }
     }
 
@@ -503,15 +384,7 @@ struct Validator {
                 guard let target = table.primary(dependency.id, name: dependency.key.name), target.isAsync,
                     target.scope.kind != .eagerSingleton
                 else { continue }
-                let edge = dependency.kind == .initializer ? "synchronous factory" : "preparation (synchronous)"
-                problems.append(
-                    RouteError(
-                        .asyncOnly, key: target.key.full, path: [entry.key.short, target.key.short],
-                        reason:
-                            "\(entry.key.full) from \(entry.owner) needs \(target.key.full) in its \(edge), but \(target.key.full) has only an async factory: every lookup of \(entry.key.short) would fail with asyncOnly.",
-                        hint:
-                            "Register \(entry.key.short) with registerAsync and resolve it with resolveAsync(_:); or make \(target.key.short) .scope(.eagerSingleton) and call try await registry.warmUp() after seal(), which builds it at start-up."
-                    ))
+                problems.append(RouteError.synchronousEdgeToAsyncOnly(entry, dependency, to: target))
             }
         }
         return problems
@@ -537,14 +410,7 @@ struct Validator {
                         continue
                     }
                     guard target.scope.kind == .eagerSingleton, own.contains(ObjectIdentifier(target)) else { continue }
-                    problems.append(
-                        RouteError(
-                            .asyncOnly, key: dependent.key.full, path: (path + [target]).map(\.key.short),
-                            reason:
-                                "\(dependent.key.full) from \(dependent.owner) is a synchronous eager singleton, which seal() builds, but it needs \(target.key.full), an async eager singleton, which only warmUp() builds, after seal(): sealing would fail.",
-                            hint:
-                                "Make \(dependent.key.short) .scope(.singleton), built by its first lookup after warmUp(); or register it with registerAsync as an eager singleton, which warmUp() builds with \(target.key.short)."
-                        ))
+                    problems.append(RouteError.synchronousEagerNeedsAsyncEager(dependent, needs: target, path: path))
                 }
             }
         }
@@ -558,13 +424,7 @@ struct Validator {
         return assembly.teardowns.sorted().compactMap { order in
             let entry = assembly.entries[order]
             guard entry.scope.kind != .singleton && entry.scope.kind != .eagerSingleton else { return nil }
-            return RouteError(
-                .teardownWithoutSingleton, key: entry.key.full, path: [entry.key.short],
-                reason:
-                    "\(entry.key.full) from \(entry.owner) declares a teardown but is \(entry.scope.phrase): shutdown() tears down only singletons, so it would never run.",
-                hint:
-                    "Make \(entry.key.short) .scope(.singleton) or .scope(.eagerSingleton), or remove .teardown and release the instance where it is used."
-            )
+            return RouteError.teardownWithoutSingleton(entry)
         }
     }
 
@@ -572,38 +432,7 @@ struct Validator {
         guard let assembly else { return [] }
         return assembly.requirements.compactMap { requirement in
             if assembly.loadedModules.contains(ObjectIdentifier(requirement.required)) { return nil }
-            let name = TypeName.of(requirement.required)
-            return RouteError(
-                .unregisteredKey, key: name,
-                reason: "\(requirement.module) requires the module \(name), which was not loaded.",
-                hint: "Load \(name) before sealing.")
+            return RouteError.requiredModuleNotLoaded(requirement.module, requires: requirement.required)
         }
-    }
-}
-
-extension RouteError {
-    /// `entry`, made on the main actor, registered as an eager singleton, which sealing builds.
-    fileprivate static func eagerOnTheMainActor(_ entry: AnyEntry) -> RouteError {
-        RouteError(
-            .mainActorRequired, key: entry.key.full, path: [entry.key.short],
-            reason:
-                "\(entry.key.full) is made on the main actor, but is an eager singleton, which sealing builds off the main actor.",
-            hint:
-                "Use .scope(.singleton): it is built once, by the first lookup, which main-actor code makes synchronously."
-        )
-    }
-
-    /// `dependent`, an eager singleton, needs `target`, made on the main actor, built with it; `path` leads
-    /// from `dependent` to the registration that needs `target`, and the message shows it.
-    fileprivate static func builtOffTheMainActor(
-        _ dependent: AnyEntry, needs target: AnyEntry, path: [AnyEntry]
-    ) -> RouteError {
-        RouteError(
-            .mainActorRequired, key: dependent.key.full, path: path.map(\.key.short) + [target.key.short],
-            reason:
-                "\(dependent.key.full) is built off the main actor (an eager singleton, built while sealing), but needs \(target.key.full), which is made on the main actor, so it can never be built.",
-            hint:
-                "Register \(dependent.key.short) with registerOnMainActor and a scope other than eagerSingleton, or give it a Lazy or Provider of \(target.key.short) (declared as .lazy) and read that on the main actor."
-        )
     }
 }

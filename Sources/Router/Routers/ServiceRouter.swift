@@ -149,13 +149,7 @@ extension Resolver {
         do {
             made = try router.makeDestination(configuration: configuration, resolver: &self)
         } catch let missing as MakeDestinationNotOverridden {
-            throw RouteError(
-                .factoryFailed, key: key.full, path: pathHere(key.short),
-                reason:
-                    "\(missing.router) does not override makeDestination(configuration:resolver:), so it cannot make \(key.full).",
-                hint:
-                    "Override makeDestination(configuration:resolver:) in \(missing.router) and return the destination."
-            )
+            throw RouteError.routerDoesNotMakeDestination(missing.router, key: key, path: pathHere(key.short))
         }
         enqueuePreparation { resolver in
             try router.prepareDestination(made, configuration: configuration, resolver: &resolver)

@@ -32,12 +32,7 @@ extension RouteRegistry {
             state.leakChecks[number] = Task { [self] in
                 try? await Task.sleep(for: delay)
                 if watched.isAlive {
-                    notify(
-                        RouteError(
-                            .destinationLeaked, key: key,
-                            reason:
-                                "The destination \(typeName) of \(key) was removed but is still alive after \(delay).",
-                            hint: "Look for a strong reference to it: a closure capturing it, a delegate, a cache."))
+                    notify(RouteError.destinationLeaked(key, typeName: typeName, after: delay))
                 }
                 routing.withLock { _ = $0.leakChecks.removeValue(forKey: number) }
             }

@@ -7,26 +7,6 @@ struct PathPattern: Sendable, Hashable {
         case int = "Int"
         case double = "Double"
         case bool = "Bool"
-
-        /// Why `text` is not a value of this type, e.g. `which is not an Int`; nil when it is one.
-        func rejection(of text: Substring) -> String? {
-            switch self {
-            case .string: return text.isEmpty ? "which is empty" : nil
-            case .int: return Self.intRejection(of: text)
-            case .double: return Double(text) == nil ? "which is not \(aOrAn)" : nil
-            case .bool: return text == "true" || text == "false" ? nil : "which is not \(aOrAn)"
-            }
-        }
-
-        /// Why `text` is not an `Int`: not a number at all, or a whole number too large for one.
-        static func intRejection(of text: Substring) -> String? {
-            if Int(text) != nil { return nil }
-            let digits = text.first == "-" || text.first == "+" ? text.dropFirst() : text
-            if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
-                return "which is out of range for an Int (\(Int.min) to \(Int.max))"
-            }
-            return "which is not an Int"
-        }
     }
 
     enum Segment: Sendable, Hashable {
@@ -70,12 +50,7 @@ struct PathPattern: Sendable, Hashable {
         var problems: [Problem] = []
         let quoted = "\"\(RouteError.displayable(text))\""
         for character in ["?", "#"] where text.contains(character) {
-            problems.append(
-                Problem(
-                    reason:
-                        "The path pattern \(quoted) contains \"\(character)\", which ends the path part of a URL, so no path can match it.",
-                    hint: "Remove it: query parameters (?name=value) reach PathParameters without being in the pattern."
-                ))
+            problems.append(.endsThePathPart(quoted, character))
         }
         var names: Set<String> = []
         for part in text.split(separator: "/") {
@@ -87,11 +62,7 @@ struct PathPattern: Sendable, Hashable {
             var type = ParameterType.string
             if let open = name.firstIndex(of: "(") {
                 guard name.hasSuffix(")") else {
-                    problems.append(
-                        Problem(
-                            reason:
-                                "The path pattern \(quoted) does not close the type of the parameter \(name[..<open]): \"\(name[open...])\".",
-                            hint: "Write parameters as :name or :name(Int)."))
+                    problems.append(.unclosedType(quoted, name: name[..<open], type: name[open...]))
                     segments.append(.parameter(name: String(name[..<open]), type: .string))
                     continue
                 }
@@ -99,30 +70,16 @@ struct PathPattern: Sendable, Hashable {
                 if let parsed = ParameterType(rawValue: String(typeName)) {
                     type = parsed
                 } else {
-                    problems.append(
-                        Problem(
-                            reason:
-                                "The path pattern \(quoted) gives the parameter \(name[..<open]) the unknown type \(typeName).",
-                            hint: "Use String, Int, Double or Bool."))
+                    problems.append(.unknownType(quoted, name: name[..<open], type: typeName))
                 }
                 name = name[..<open]
             }
             if name.isEmpty {
-                problems.append(
-                    Problem(
-                        reason: "The path pattern \(quoted) has a parameter without a name.",
-                        hint: "Write parameters as :name or :name(Int)."))
+                problems.append(.unnamedParameter(quoted))
             } else if !Self.isName(name) {
-                problems.append(
-                    Problem(
-                        reason:
-                            "The path pattern \(quoted) names a parameter \"\(RouteError.displayable(String(name)))\", which is not a name: a name has letters, digits and _ only.",
-                        hint: "Write parameters as :name or :name(Int), with one colon."))
+                problems.append(.notAName(quoted, name: name))
             } else if !names.insert(String(name)).inserted {
-                problems.append(
-                    Problem(
-                        reason: "The path pattern \(quoted) names two parameters \(name).",
-                        hint: "Give each parameter its own name."))
+                problems.append(.repeatedName(quoted, name: name))
             }
             segments.append(.parameter(name: String(name), type: type))
         }
@@ -140,16 +97,6 @@ struct PathPattern: Sendable, Hashable {
             case .parameter(_, let type): return type.sample
             }
         }.joined(separator: "/")
-    }
-
-    /// The advice for a path whose parameter `name` is missing or malformed: its type and a path that fits.
-    func example(for name: String) -> String {
-        let type = segments.lazy.compactMap { segment -> ParameterType? in
-            guard case .parameter(name, let type) = segment else { return nil }
-            return type
-        }.first
-        let asType = type.map { $0 == .string ? "as text" : "as \($0.aOrAn)" } ?? ""
-        return "Give the parameter \(name) \(asType), as in \"\(RouteError.displayable(examplePath))\"."
     }
 
     /// The same pattern with the text parameter `name` typed, e.g. `named/:id(Int)` for `named/:id`.
@@ -174,7 +121,7 @@ struct PathPattern: Sendable, Hashable {
         for (index, segment) in segments.enumerated() {
             guard index < parts.count else {
                 guard case .parameter(let name, _) = segment else { return .noMatch }
-                return .invalid(reason: "the parameter \(name) is missing", hint: example(for: name))
+                return .missing(name, hint: example(for: name))
             }
             if case .literal(let literal) = segment {
                 guard parts[index] == literal else { return .noMatch }
@@ -185,10 +132,7 @@ struct PathPattern: Sendable, Hashable {
         for (index, segment) in segments.enumerated() {
             guard case .parameter(let name, let type) = segment else { continue }
             if let rejection = type.rejection(of: parts[index]) {
-                return .invalid(
-                    reason:
-                        "the parameter \(name) is \"\(RouteError.displayable(String(parts[index])))\", \(rejection)",
-                    hint: example(for: name))
+                return .rejected(name, value: parts[index], rejection, hint: example(for: name))
             }
             values[name] = String(parts[index])
         }
@@ -204,15 +148,6 @@ extension PathPattern.ParameterType {
         case .int: return "1"
         case .double: return "1.5"
         case .bool: return "true"
-        }
-    }
-
-    var aOrAn: String {
-        switch self {
-        case .string: return "a String"
-        case .int: return "an Int"
-        case .double: return "a Double"
-        case .bool: return "a Bool"
         }
     }
 }
@@ -237,7 +172,7 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     /// - Returns: Its value.
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidPath`` naming the pattern when it is absent.
     public func string(_ name: String) throws -> String {
-        guard let value = self[name] else { throw missing(name) }
+        guard let value = self[name] else { throw RouteError.pathParameterMissing(name, in: self) }
         return value
     }
 
@@ -248,8 +183,9 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     public func int(_ name: String) throws -> Int {
         let text = try string(name)
         guard let value = Int(text) else {
-            throw malformed(
-                name, text, PathPattern.ParameterType.intRejection(of: text[...]) ?? "which is not an Int", .int)
+            throw RouteError.pathParameterMalformed(
+                name, text, PathPattern.ParameterType.intRejection(of: text[...]) ?? "which is not an Int", .int,
+                in: self)
         }
         return value
     }
@@ -260,7 +196,9 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidPath`` when it is absent or not a number.
     public func double(_ name: String) throws -> Double {
         let text = try string(name)
-        guard let value = Double(text) else { throw malformed(name, text, "which is not a Double", .double) }
+        guard let value = Double(text) else {
+            throw RouteError.pathParameterMalformed(name, text, "which is not a Double", .double, in: self)
+        }
         return value
     }
 
@@ -270,7 +208,9 @@ public struct PathParameters: Sendable, CustomStringConvertible {
     /// - Throws: ``RouteError`` with code ``RouteError/Code/invalidPath`` when it is absent or not a Boolean.
     public func bool(_ name: String) throws -> Bool {
         let text = try string(name)
-        guard text == "true" || text == "false" else { throw malformed(name, text, "which is not a Bool", .bool) }
+        guard text == "true" || text == "false" else {
+            throw RouteError.pathParameterMalformed(name, text, "which is not a Bool", .bool, in: self)
+        }
         return text == "true"
     }
 
@@ -280,31 +220,5 @@ public struct PathParameters: Sendable, CustomStringConvertible {
         return "\(path) matched \(pattern): "
             + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             .joined(separator: ", ")
-    }
-
-    private func missing(_ name: String) -> RouteError {
-        RouteError(
-            .invalidPath, key: "\"\(pattern)\"",
-            reason:
-                "The path \"\(RouteError.displayable(path))\" for the pattern \"\(pattern)\" has no parameter \(name).",
-            hint: "Add it to the path, or as a query parameter: ?\(name)=…")
-    }
-
-    private func malformed(
-        _ name: String, _ text: String, _ rejection: String, _ type: PathPattern.ParameterType
-    ) -> RouteError {
-        let parsed = PathPattern(pattern)
-        let named = parsed.segments.contains { $0 == .parameter(name: name, type: .string) }
-        // A text parameter of the pattern: typing it there lets only fitting paths match. A query
-        // parameter (or one typed otherwise) is the caller's to give right.
-        let hint =
-            named
-            ? "Type the parameter in the pattern, \"\(RouteError.displayable(parsed.typing(name, as: type)))\", so that only paths with \(type.aOrAn) there match it."
-            : "Give \(name) as \(type.aOrAn), e.g. ?\(name)=\(type.sample)."
-        return RouteError(
-            .invalidPath, key: "\"\(pattern)\"",
-            reason:
-                "The parameter \(name) of the path \"\(RouteError.displayable(path))\" is \"\(RouteError.displayable(text))\", \(rejection).",
-            hint: hint)
     }
 }

@@ -152,7 +152,7 @@ public final class Route<Destination> {
                 throw error
             }
         } catch {
-            let routeError = registry.asRouteError(error, key: key)
+            let routeError = RouteError.routeFailed(error, key: key)
             finish(.failure(routeError), context: context, interceptors: interceptors, handlers: &handlers)
             throw routeError
         }
@@ -172,10 +172,7 @@ public final class Route<Destination> {
                 succeedPerform(made, context: context, interceptors: interceptors, handlers: &handlers)
             case .failure(let error):
                 state = .unrouted
-                let routeError = RouteError(
-                    .destinationUnavailable, key: key,
-                    reason: "The presenter could not show the destination of \(key): \(error).",
-                    underlyingError: error)
+                let routeError = RouteError.presenterCouldNotShow(key, error)
                 finish(.failure(routeError), context: context, interceptors: interceptors, handlers: &handlers)
             }
         }
@@ -200,27 +197,19 @@ public final class Route<Destination> {
         let current: Destination
         do {
             guard state == .routed else {
-                throw RouteError(
-                    .actionFailed, key: key,
-                    reason: "Cannot remove the route to \(key): it is \(state), not routed.",
-                    hint: "Perform the route first, and remove it once.")
+                throw RouteError.removedWhileNotRouted(key, state: state)
             }
             guard let alive = destination else {
-                throw RouteError(
-                    .actionFailed, key: key,
-                    reason: "Cannot remove the route to \(key): its destination is already gone.",
-                    hint: "A route holds its destination weakly; keep a reference while it is shown.")
+                throw RouteError.removedAfterDestinationWentAway(key)
             }
             current = alive
             do {
                 try preparation(alive)
             } catch {
-                throw RouteError(
-                    .factoryFailed, key: key, reason: "The removal preparation of \(key) threw: \(error).",
-                    underlyingError: error)
+                throw RouteError.removalPreparationFailed(key, error)
             }
         } catch {
-            let routeError = registry.asRouteError(error, key: key)
+            let routeError = RouteError.routeFailed(error, key: key)
             finishRemove(.failure(routeError), context: context, interceptors: interceptors, handlers: &handlers)
             throw routeError
         }
@@ -239,10 +228,7 @@ public final class Route<Destination> {
                 succeedRemove(current, context: context, interceptors: interceptors, handlers: &handlers)
             case .failure(let error):
                 state = .routed
-                let routeError = RouteError(
-                    .actionFailed, key: key,
-                    reason: "The presenter could not remove the destination of \(key): \(error).",
-                    underlyingError: error)
+                let routeError = RouteError.presenterCouldNotRemove(key, error)
                 finishRemove(.failure(routeError), context: context, interceptors: interceptors, handlers: &handlers)
             }
         }
@@ -287,13 +273,9 @@ public final class Route<Destination> {
     private func checkCanPerform() throws {
         switch state {
         case .routing:
-            throw RouteError(
-                .overRoute, key: key, reason: "The route to \(key) is already routing.",
-                hint: "Wait for it to complete (see stateDidChange) before performing again.")
+            throw RouteError.alreadyRouting(key)
         case .routed, .removing:
-            throw RouteError(
-                .actionFailed, key: key, reason: "The route to \(key) is \(state); it cannot be performed again.",
-                hint: "Remove it first, or make a new route.")
+            throw RouteError.performedAgain(key, state: state)
         case .unrouted, .removed:
             return
         }
@@ -401,12 +383,6 @@ extension RouteRegistry {
                     key, configuring: configuring, preparation: preparation, reporting: false, onMainActor: onMainActor)
             },
             hooks: { moment, destination in entry.hooks.fire(moment, destination) })
-    }
-
-    func asRouteError(_ error: any Error, key: String) -> RouteError {
-        if let routeError = error as? RouteError { return routeError }
-        return RouteError(
-            .factoryFailed, key: key, reason: "The route to \(key) failed: \(error).", underlyingError: error)
     }
 
     func notify(_ error: RouteError) {

@@ -234,7 +234,7 @@ extension RouteRegistry {
         do {
             made = try make()
         } catch {
-            Self.runAfter(interceptors, context, failure: asRouteError(error, key: target.description))
+            Self.runAfter(interceptors, context, failure: RouteError.routeFailed(error, key: target.description))
             throw error
         }
         Self.runAfter(interceptors, context, failure: nil)

@@ -244,13 +244,7 @@ extension RouteRegistry {
 
     private func cast<Destination>(_ made: Any, path: String, route: PathRoute) throws -> Destination {
         guard let typed = made as? Destination else {
-            throw RouteError(
-                .destinationTypeMismatch, key: "\"\(path)\"",
-                reason:
-                    "The destination for the path \"\(RouteError.displayable(path))\" is \(TypeName.of(Swift.type(of: made))), which is not \(TypeName.of(Destination.self)).",
-                hint:
-                    "The pattern \"\(route.pattern.text)\" routes to \(route.target.full); ask for the type it makes, \(TypeName.of(route.target.destination))."
-            )
+            throw RouteError.pathMakesOtherType(path, made: Swift.type(of: made), asked: Destination.self, route: route)
         }
         return typed
     }
@@ -285,26 +279,8 @@ extension RouteRegistry {
             )
         }
         if let invalid {
-            throw RouteError(
-                .invalidPath, key: "\"\(invalid.route.pattern.text)\"",
-                reason:
-                    "The path \"\(RouteError.displayable(path))\" fits the pattern \"\(invalid.route.pattern.text)\", but \(invalid.reason).",
-                hint: invalid.hint)
+            throw RouteError.pathDoesNotFit(path, route: invalid.route, reason: invalid.reason, hint: invalid.hint)
         }
         throw table.unknownPathError(path)
-    }
-}
-
-extension RouteError {
-    /// A path whose main-actor preparation (``RouteRegistry/registerOnMainActor(path:to:preparation:)``) was
-    /// made or routed outside the main actor.
-    static func pathOffTheMainActor(_ parameters: PathParameters, target: KeyDescription) -> RouteError {
-        RouteError(
-            .mainActorRequired, key: "\"\(parameters.pattern)\"", path: [target.short],
-            reason:
-                "The path \"\(RouteError.displayable(parameters.path))\" leads to \(target.full), whose path preparation runs on the main actor, but it was routed outside it.",
-            hint:
-                "Make or perform it from main-actor code (from elsewhere: await MainActor.run { … }), or register the path with register(path:to:) and a nonisolated preparation."
-        )
     }
 }

@@ -159,11 +159,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         guard let entry = table.primary(id, name: name), entry.scope.kind == .supplied else {
             let keyDescription = describe()
             if let closed = table.shutDownError(keyDescription.full, path: [keyDescription.short]) { throw closed }
-            throw RouteError(
-                .notSupplied, key: keyDescription.full,
-                reason:
-                    "\(keyDescription.full) is not declared as supplied by request scopes, so a scope cannot supply it.",
-                hint: "Declare it with registry.registerSupplied(\(keyDescription.short)) before sealing.")
+            throw RouteError.notDeclaredSupplied(keyDescription)
         }
         let outcome = withState { state -> Int in
             if ended.load(ordering: .relaxed) { return 1 }
@@ -181,10 +177,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
             throw RouteError.requestScopeEnded(keyDescription, path: [keyDescription.short])
         case 2:
             let keyDescription = describe()
-            throw RouteError(
-                .notSupplied, key: keyDescription.full,
-                reason: "\(keyDescription.full) was already supplied to this request scope.",
-                hint: "Supply each key once per scope; open a new scope for a new request.")
+            throw RouteError.alreadySupplied(keyDescription)
         default: return
         }
     }
@@ -409,16 +402,6 @@ extension RouteRegistry {
     /// - Returns: The open scope.
     public func openRequestScope() -> RequestScope {
         RequestScope(registry: self)
-    }
-}
-
-extension RouteError {
-    /// ``outsideRequestScope(_:path:)`` for a key with no registration at hand.
-    static func outsideRequestScope(_ key: KeyDescription, path: [String]) -> RouteError {
-        RouteError(
-            .outsideRequestScope, key: key.full, path: path,
-            reason: "\(key.full) is supplied by each request scope, but this lookup runs outside any request scope.",
-            hint: "Look it up through the request's scope (registry.openRequestScope()).")
     }
 }
 

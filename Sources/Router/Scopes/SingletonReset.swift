@@ -170,7 +170,7 @@ extension RouteRegistry {
             throw table.missingError(key.id, key: key.keyDescription, path: [key.keyDescription.short])
         }
         let resettable = found.filter(\.isResettableSingleton)
-        guard !resettable.isEmpty else { throw Self.notResettable(found[0]) }
+        guard !resettable.isEmpty else { throw RouteError.notResettable(found[0]) }
         return resetInOrder(withDependents(resettable, in: table), in: table)
     }
 
@@ -195,19 +195,9 @@ extension RouteRegistry {
 
     private func sealedForReset(_ key: String) throws -> SealedTable {
         guard isSealed, let table = sealedTable else {
-            throw RouteError(
-                .notSealed, key: key, reason: "The registry is not sealed yet, so it has no singletons to reset.",
-                hint: "Call seal() first; a registry that is not sealed has built nothing.")
+            throw RouteError.notSealedForReset(key)
         }
         return table
-    }
-
-    static func notResettable(_ entry: AnyEntry) -> RouteError {
-        RouteError(
-            .captiveDependency, key: entry.key.full, path: [entry.key.short],
-            reason:
-                "\(entry.key.full) is \(entry.scope.phrase), not a resettable singleton, so resetSingletons cannot release its instance.",
-            hint: "Register it with .resettable() (\(entry.owner)), or use a CustomScope and reset that.")
     }
 
     /// `roots` and every resettable singleton of this table that depends on one of them, through declared
@@ -285,14 +275,7 @@ extension Validator {
                 guard let target = table.primary(dependency.id, name: dependency.key.name),
                     target.isResettableSingleton
                 else { continue }
-                problems.append(
-                    RouteError(
-                        .captiveDependency, key: entry.key.full, path: [entry.key.short, target.key.short],
-                        reason:
-                            "\(entry.key.full) is \(entry.scope.phrase) but depends on \(target.key.full), which is a resettable singleton: it would keep the old \(target.key.short) after resetSingletons().",
-                        hint:
-                            "Make \(entry.key.short) .resettable() too (a reset of \(target.key.short) then resets it), or depend on a Provider of \(target.key.short)."
-                    ))
+                problems.append(RouteError.resettableCaptive(entry, on: target))
             }
         }
         return problems
