@@ -1,13 +1,13 @@
 /// The key for a service looked up by the protocol it serves.
 ///
-/// A protocol becomes routable when you declare it, in a constrained extension that gives the key a
-/// static member:
+/// A protocol becomes routable when you declare it: a static member of the key type, one line a key, in
+/// one `nonisolated extension` for all of them:
 ///
 /// ```swift
 /// protocol Engine: AnyObject { var horsepower: Int { get } }
 ///
-/// extension RoutableService<any Engine> {
-///     nonisolated static var engine: Self { .init(declaring: Destination.self) }
+/// nonisolated extension RoutableService {
+///     static var engine: RoutableService<any Engine> { .init(declaring: (any Engine).self) }
 /// }
 ///
 /// let engine = try registry.makeDestination(to: .engine)   // any Engine
@@ -16,8 +16,10 @@
 /// Only declared protocols have such a member, so a key for an undeclared protocol does not compile:
 /// `.gearbox` is no member, and `RoutableService<any Gearbox>()` is unavailable, with a message that
 /// shows the declaration. ``init(declaring:)`` is the declaration itself: call it only inside such an
-/// extension. `nonisolated` keeps the key usable from factories in targets whose default isolation is the
-/// main actor. The key's identity is its static `Destination` type, whatever metatype value is passed, so
+/// extension. `nonisolated` keeps the keys usable from factories in targets whose default isolation is the
+/// main actor. A constrained extension, `extension RoutableService<any Engine>` with
+/// `nonisolated static var engine: Self { .init(declaring: Destination.self) }`, declares the same key with
+/// its name scoped to the protocol. The key's identity is its static `Destination` type, whatever metatype value is passed, so
 /// a key can never reach a registration of another type.
 public struct RoutableService<Destination>: Sendable, Hashable, CustomStringConvertible {
     @usableFromInline let id: KeyID
