@@ -4,8 +4,10 @@
 ///
 /// - `nodes` record objects with their parent, so that a preparation can find the objects it was built
 ///   for (to close a cycle with the same instance) and errors can print the path.
-/// - `pending` holds preparations (property injections and finish hooks) until no factory is running:
-///   then every object an injection may point back to already exists.
+/// - `pending` holds preparations (property injections and finish hooks) until the objects an injection
+///   may point back to exist: a shared instance's run right after its own factory returns
+///   (`Resolver.drainShared`), except those that need an object an enclosing factory is still building;
+///   every other one runs once no factory is running.
 ///
 /// `@safe`, with its lists' exclusivity unchecked (`@safe @exclusivity(unchecked)`: dynamic exclusivity
 /// checks on them showed up as a tenth of the lookup's instructions). **The invariant: no two accesses to
