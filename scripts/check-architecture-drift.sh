@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Proves the architecture checks can fail: makes a copy of ARCHITECTURE.md with deliberate false statements
 # (scripts/drift-architecture.py: a renamed symbol, a symbol in the wrong file, a wrong signature, a file
-# that does not exist), runs a check on it, and fails unless the check fails and reports every drift
-# meant for it.
+# that does not exist, a claim no file places), runs a check on it, and fails unless the check fails and
+# reports every drift meant for it.
 #
 #   bash scripts/check-architecture-drift.sh names   # scripts/check-architecture.sh on the copy
 set -euo pipefail

@@ -13,8 +13,8 @@ What the document names in backticks is a claim:
   it (below), `Type.member` must be a declaration of `member` directly inside `Type`'s body or an `extension
   Type` in that file, and a plain `member` or `Type` a declaration of it in that file, at file level or
   directly in a type's body (a local `let` in a function does not count). Labels, when given, must be the
-  declaration's labels, all of them. A symbol the document places nowhere must be declared somewhere in
-  Sources/Router or Tests.
+  declaration's labels, all of them. Only a heading's symbols may be placed nowhere; they must be declared
+  somewhere in Sources/Router or Tests.
 - Not claims: code (`r.resolve(.wheel)`, `b.a === a`, anything with a space or a lower-case first part
   before a dot), one-letter placeholders (`A`, `B.a`) and the names in OUTSIDE below (the standard
   library's, the language's).
@@ -28,7 +28,8 @@ Where the document places a symbol:
 3. Otherwise, in a paragraph or a list item (a numbered step and its indented lines), a symbol is placed in
    the nearest file named before it in that paragraph or item, not counting the files of rule 2 ("In
    `File.swift`: `a`, `b`" places a and b). A symbol with no such file before it in its paragraph or item
-   is placed nowhere. A heading is placed nowhere.
+   is placed nowhere, which is a problem: a claim no file places is one nobody checks. A heading is placed
+   nowhere, and its symbols need only be declared somewhere.
 
 """
 
@@ -66,6 +67,7 @@ class Token:
         self.files: list[pathlib.Path] | None = None  # for a file: the file(s) it names
         self.placed: list[pathlib.Path] | None = None  # for a symbol: where the document places it
         self.rule = ""  # why it is placed there
+        self.heading = False  # whether it is in a heading (placed nowhere, and that is allowed)
 
 
 def blocks(lines: list[str]):
@@ -195,12 +197,17 @@ def main() -> int:
             elif current is not None:
                 token.placed = current
                 token.rule = f"the nearest file named before it in its {kind}, line {current_token.line}"
+            token.heading = kind == "heading"
         for token in symbols:
             symbols_checked += 1
             claim = f"`{token.text}`"
             if token.placed is None:
                 if not index.find(token.parts, token.labels):
                     problem(token.line, claim, "declared nowhere in Sources/Router or Tests" + elsewhere(index, token))
+                elif not token.heading:
+                    # A claim no file places is one nobody checks: where it is declared could drift unseen.
+                    problem(token.line, claim, "placed in no file: name the file that declares it before it"
+                            + elsewhere(index, token))
                 continue
             if not token.placed:
                 continue  # its file is missing, reported above

@@ -30,6 +30,10 @@ DRIFTS = [
      "| `Resolution/CreationMachine.swift`, ",
      "| `Resolution/CreationStateMachine.swift`, ",
      "file `Resolution/CreationStateMachine.swift`: no file"),
+    ("names", "a claim no file places",
+     "\n## The pieces\n",
+     "\nA claim that `Resolver.drainShared` runs the preparations, naming no file.\n\n## The pieces\n",
+     "`Resolver.drainShared`: placed in no file"),
 ]
 
 
