@@ -204,9 +204,11 @@ extension Resolver {
     }
 
     /// The `circularDependency` error when `entry`'s factory is already running on the path and takes no
-    /// input (with arguments or a configuration, a repeat may be a recursion that ends). A shared or
-    /// graph-scoped object's repeat is found by the graph; this finds the transients'. The cycle reported
-    /// is the path's first repeat, wherever the check ran: the same error a check at every level gives.
+    /// input (with arguments or a configuration, a repeat may be a recursion that ends). A shared object's
+    /// repeat, and any repeat inside a preparation, is found by the graph (`closeCycle`); this finds every
+    /// other factory's, a graph-scoped one's included (its instance is recorded only once its factory
+    /// returns; pinned by `aTwoStepInitializerCycleStopsAtItsFirstRepeat`). The cycle reported is the
+    /// path's first repeat, wherever the check ran: the same error a check at every level gives.
     @inlinable @inline(__always)
     func repeatedFactory(_ entry: AnyEntry) -> RouteError? {
         // The common answer, with nothing allocated: no frame on the path runs this factory.
