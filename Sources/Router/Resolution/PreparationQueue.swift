@@ -111,13 +111,19 @@ struct PreparationQueue {
         sharedFloor = saved
     }
 
+    /// What the running shared build has reached so far: the three flags as one value.
+    @inlinable
+    var reach: UnfinishedReach {
+        UnfinishedReach(
+            ancestor: reachedUnfinishedAncestor, outerInstance: reachedOuterInstance, lowest: lowestReached)
+    }
+
     /// Enters the build of a shared instance: clears ``reachedUnfinishedAncestor``, ``reachedOuterInstance``
     /// and ``lowestReached`` and returns the enclosing build's, for
     /// ``leaveUnfinishedScope(_:failed:alsoUnfinished:)``.
     @inlinable @inline(__always)
     mutating func enterUnfinishedScope() -> UnfinishedReach {
-        let outer = UnfinishedReach(
-            ancestor: reachedUnfinishedAncestor, outerInstance: reachedOuterInstance, lowest: lowestReached)
+        let outer = reach
         reachedUnfinishedAncestor = false
         reachedOuterInstance = false
         lowestReached = .max
@@ -132,8 +138,7 @@ struct PreparationQueue {
     mutating func leaveUnfinishedScope(_ outer: UnfinishedReach, failed: Bool, alsoUnfinished: Bool = false)
         -> UnfinishedReach
     {
-        let reached = UnfinishedReach(
-            ancestor: reachedUnfinishedAncestor, outerInstance: reachedOuterInstance, lowest: lowestReached)
+        let reached = reach
         reachedUnfinishedAncestor = outer.ancestor || (!failed && (reached.ancestor || alsoUnfinished))
         reachedOuterInstance = outer.outerInstance || (!failed && reached.outerInstance)
         lowestReached = failed ? outer.lowest : min(outer.lowest, reached.lowest)
