@@ -1,4 +1,4 @@
-// expected-error: reference to member 'gearbox' cannot be resolved without a contextual type
+// expected-error: type 'RoutableService<any Gearbox>' has no member 'gearbox'
 // expected-errors: 1
 //
 // Looking up a key for a protocol nobody declared routable.

@@ -37,7 +37,7 @@ private func madeByHand<Made>(_ make: () -> Made, in registry: RouteRegistry) ->
 /// One public lookup door, run against a shut-down registry.
 enum ShutDownDoor: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case makeDestinationByKey, makeDestinationOfABuiltSingleton, makeDestinationWithArguments
-    case makeDestinationOfASwitchableKey, makeDestinationIfRegistered, makeDestinations
+    case makeDestinationWithAPreparation, makeDestinationIfRegistered, makeDestinations
     case makeDestinationByIdentifier, makeDestinationByIdentifierAsAny
     case makeDestinationByPath, makeDestinationByPathAsAny, routeByPath, routeByPathAsAny, routeToKey
     case lazy, provider, providerWithArguments
@@ -54,7 +54,7 @@ enum ShutDownDoor: String, CaseIterable, CustomTestStringConvertible, Sendable {
             case .makeDestinationByKey: _ = try registry.makeDestination(to: .radio)
             case .makeDestinationOfABuiltSingleton: _ = try registry.makeDestination(to: .engine)
             case .makeDestinationWithArguments: _ = try registry.makeDestination(to: .wheel, arguments: 1)
-            case .makeDestinationOfASwitchableKey: _ = try registry.makeDestination(to: SwitchableService(.radio))
+            case .makeDestinationWithAPreparation: _ = try registry.makeDestination(to: .radio) { _ in }
             case .makeDestinationIfRegistered: _ = try registry.makeDestinationIfRegistered(to: .radio)
             case .makeDestinations: _ = try registry.makeDestinations(to: .radio)
             case .makeDestinationByIdentifier:

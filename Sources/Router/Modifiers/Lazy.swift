@@ -57,7 +57,7 @@ public final class Lazy<Destination> {
     }
 
     /// The destination, built on the first read, with the caller's isolation: called from main-actor code,
-    /// it builds a main-actor destination synchronously, as ``RouteRegistry/makeDestination(to:isolation:)``
+    /// it builds a main-actor destination synchronously, as ``RouteRegistry/makeDestination(to:arguments:isolation:preparation:)``
     /// does.
     ///
     /// ```swift

@@ -38,7 +38,7 @@ extension RouteRegistry {
         file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver, First) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        try registerTakingArguments(key, file: file, line: line, factory: factory)
+        try registerTakingArguments(key, ArgumentList(First.self), file: file, line: line, factory: factory)
     }
 
     /// Registers a factory that takes two runtime arguments, given at each lookup and checked by type.
@@ -66,7 +66,9 @@ extension RouteRegistry {
         file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver, First, Second) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        try registerTakingArguments(key, file: file, line: line, factory: factory)
+        try registerTakingArguments(key, ArgumentList(First.self, Second.self), file: file, line: line) {
+            (resolver: inout Resolver, values: (First, Second)) in try factory(&resolver, values.0, values.1)
+        }
     }
 
     /// Registers a factory that takes three runtime arguments, given at each lookup and checked by type.
@@ -88,7 +90,10 @@ extension RouteRegistry {
         _ third: Third.Type, file: StaticString = #fileID, line: UInt = #line,
         factory: @escaping @Sendable (inout Resolver, First, Second, Third) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
-        try registerTakingArguments(key, file: file, line: line, factory: factory)
+        try registerTakingArguments(key, ArgumentList(First.self, Second.self, Third.self), file: file, line: line) {
+            (resolver: inout Resolver, values: (First, Second, Third)) in
+            try factory(&resolver, values.0, values.1, values.2)
+        }
     }
 
     /// Registers a factory that takes one runtime argument and must run on the main actor: a screen made
@@ -236,36 +241,37 @@ extension RouteRegistry {
         try registerAsyncTakingArguments(key, file: file, line: line, factory: factory)
     }
 
-    /// The registration behind every `register(_:arguments:…)`: the factory's argument types, checked
-    /// against those of each lookup. (Given a factory whose type is already settled, so the pack is no
-    /// trouble here.) Inlinable, so that the caller, which knows the types, makes the factory's call
-    /// specialised for them: it reads the arguments with no runtime request for their metadata.
+    /// The registration behind every `register(_:arguments:…)`: the factory's argument types
+    /// (`expected`), checked against those of each lookup, and a factory that takes the values as one
+    /// value, `Values`: the argument's type, or the tuple of the types in order (the layout a lookup writes,
+    /// see `ArgumentHandoff`). One value rather than a pack: a closure converted to a pack's function type
+    /// is called through a thunk that builds the pack (about 80 instructions a lookup of two arguments).
+    /// Inlinable, so that the caller, which knows the types, makes the factory's call specialised for
+    /// them: it reads the arguments with no runtime request for their metadata.
     @inlinable
-    func registerTakingArguments<Destination, First, each Argument>(
-        _ key: RoutableService<Destination>, file: StaticString, line: UInt,
-        factory: @escaping @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
+    func registerTakingArguments<Destination, Values>(
+        _ key: RoutableService<Destination>, _ expected: ArgumentList, file: StaticString, line: UInt,
+        factory: @escaping @Sendable (inout Resolver, Values) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
-        // Worked out once, here: a lookup compares its argument types with these one by one.
-        let expected = ArgumentList(First.self, repeat (each Argument).self)
         var spec = RegistrationSpec<Destination> { resolver in
             try resolver.callTakingArguments(factory, takes: expected, for: keyDescription)
         }
-        spec.argumentTypes = (First, repeat each Argument).self
+        spec.argumentTypes = Values.self
         spec.argumentList = expected
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
     /// The registration behind every `registerAsync(_:arguments:…)`: as ``registerTakingArguments``, with an
     /// async factory (a synchronous lookup of the key fails with ``RouteError/Code/asyncOnly``).
-    func registerAsyncTakingArguments<Destination, First, each Argument>(
+    func registerAsyncTakingArguments<Destination, each Argument>(
         _ key: RoutableService<Destination>, file: StaticString, line: UInt,
         factory:
-            nonisolated(nonsending) @escaping @Sendable (inout Resolver, First, repeat each Argument) async throws
+            nonisolated(nonsending) @escaping @Sendable (inout Resolver, repeat each Argument) async throws
             -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
-        let expected = ArgumentList(First.self, repeat (each Argument).self)
+        let expected = ArgumentList(repeat (each Argument).self)
         var spec = RegistrationSpec<Destination> { resolver in
             throw RouteError.asyncOnly(keyDescription, path: resolver.pathHere(keyDescription.short))
         }
@@ -273,7 +279,7 @@ extension RouteRegistry {
             // Taken before the first await: the arguments are this factory's, not a later one's.
             try await resolver.callTakingArgumentsAsync(factory, takes: expected, for: keyDescription)
         }
-        spec.argumentTypes = (First, repeat each Argument).self
+        spec.argumentTypes = (repeat each Argument).self
         spec.argumentList = expected
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
@@ -281,59 +287,39 @@ extension RouteRegistry {
     /// The registration behind every `registerOnMainActor(_:arguments:…)`; inlinable, as
     /// ``registerTakingArguments``.
     @inlinable
-    func registerOnMainActorTakingArguments<Destination, First, each Argument>(
+    func registerOnMainActorTakingArguments<Destination, each Argument>(
         _ key: RoutableService<Destination>, file: StaticString, line: UInt,
-        factory: @escaping @MainActor @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination
+        factory: @escaping @MainActor @Sendable (inout Resolver, repeat each Argument) throws -> Destination
     ) throws -> Registration<Destination, Destination> {
         let keyDescription = key.keyDescription
         // The arguments are passed to the main-actor factory, not captured: they need not be Sendable.
-        let onMainActor = MainActorFunction<(First, (repeat each Argument)), Destination> { given, resolver in
-            let (head, tail) = given
-            return try factory(&resolver, head, repeat each tail)
+        let onMainActor = MainActorFunction<(repeat each Argument), Destination> { given, resolver in
+            try factory(&resolver, repeat each given)
         }
-        let registration = try registerTakingArguments(key, file: file, line: line) {
-            (resolver: inout Resolver, head: First, tail: repeat each Argument) in
-            let given: (First, (repeat each Argument)) = (head, (repeat each tail))
-            return try resolver.onMainActor(keyDescription, passing: given, onMainActor)
+        let registration = try registerTakingArguments(
+            key, ArgumentList(repeat (each Argument).self), file: file, line: line
+        ) { (resolver: inout Resolver, values: (repeat each Argument)) in
+            try resolver.onMainActor(keyDescription, passing: values, onMainActor)
         }
         return try registration.change { $0.isMainActor = true }
     }
 
-    /// Makes the destination of a key registered with arguments.
-    ///
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - first: The factory's first argument.
-    ///   - rest: Its other arguments, in order.
-    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
-    ///     may run main-actor factories, synchronously.
-    /// - Returns: The prepared destination.
-    /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
-    ///   registered, in number or type.
-    @inlinable @inline(__always)
-    public func makeDestination<Destination, First, each Argument>(
-        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
-        isolation: isolated (any Actor)? = #isolation
-    ) throws -> Destination {
-        // Inlinable, so that the caller, which knows the argument types, runs the fast case specialised
-        // for them: no runtime request for their metadata.
-        try Resolver.resolveTopLevel(
-            key, arguments: first, repeat each rest, in: tableRef(), reporting: self, isolation: isolation)
-    }
-
-    /// ``makeDestination(to:arguments:_:isolation:)`` the general way, through the door: every case but a
-    /// plain transient whose primary registration takes exactly `given` (see
-    /// `Resolver.resolveTopLevel(_:arguments:_:in:reporting:isolation:)`).
+    /// The general lookup of ``makeDestination(to:arguments:isolation:preparation:)`` through the door:
+    /// every case but a plain one (a built singleton, or a plain transient whose primary registration
+    /// takes exactly `given`, see `Resolver.resolveTopLevel(_:given:arguments:preparation:in:reporting:isolation:)`).
     @usableFromInline @inline(never)
-    func makeDestinationGenerally<Destination, First, each Argument>(
-        to key: RoutableService<Destination>, given: ArgumentList, arguments first: First,
-        _ rest: repeat each Argument, onMainActor: Bool
+    func makeDestinationGenerally<Destination, each Argument>(
+        to key: RoutableService<Destination>, given: ArgumentList, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)?, onMainActor: Bool
     ) throws -> Destination {
-        try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
+        guard given.count > 0 else {
+            return try lookup(onMainActor: onMainActor) { resolver in
+                try resolver.resolveGenerally(key, given: given, preparation: preparation)
+            }
+        }
+        return try ArgumentHandoff.with(given, repeat each arguments, making: Destination.self) { handoff in
             try lookup(onMainActor: onMainActor) { resolver in
-                let entry = try resolver.entry(for: key, taking: given)
-                try resolver.checkTakesArguments(entry, given: given)
-                return try resolver.build(entry, arguments: handoff)
+                try resolver.resolveGenerally(key, given: given, handoff: handoff, preparation: preparation)
             }
         }
     }
@@ -376,24 +362,33 @@ extension Resolver {
         }
     }
 
-    /// Resolves a key registered with arguments.
-    ///
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - first: The factory's first argument.
-    ///   - rest: Its other arguments, in order.
-    /// - Returns: The destination.
-    /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
-    ///   registered.
-    public mutating func resolve<Destination, First, each Argument>(
-        _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
+    /// The general lookup of ``resolve(_:arguments:preparation:)``: with the runtime arguments of
+    /// `given`, handed out by `handoff` (nil when there are none), and the caller's preparation.
+    @usableFromInline
+    mutating func resolveGenerally<Destination, each Argument>(
+        _ key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)?
     ) throws -> Destination {
-        let given = ArgumentList(First.self, repeat (each Argument).self)
+        let given = ArgumentList(repeat (each Argument).self)
+        guard given.count > 0 else { return try resolveGenerally(key, given: given, preparation: preparation) }
+        return try ArgumentHandoff.with(given, repeat each arguments, making: Destination.self) { handoff in
+            try resolveGenerally(key, given: given, handoff: handoff, preparation: preparation)
+        }
+    }
+
+    /// ``resolveGenerally(_:arguments:preparation:)`` once the values are in `handoff` (nil: no arguments).
+    mutating func resolveGenerally<Destination>(
+        _ key: RoutableService<Destination>, given: ArgumentList, handoff: ArgumentHandoff? = nil,
+        preparation: ((Destination) throws -> Void)?
+    ) throws -> Destination {
+        guard let handoff else {
+            guard let preparation else { return try resolvePlain(key) }
+            return try build(entry(for: key), input: nil, preparation: preparation)
+        }
         let entry = try entry(for: key, taking: given)
         try checkTakesArguments(entry, given: given)
-        return try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
-            try build(entry, arguments: handoff)
-        }
+        guard let preparation else { return try build(entry, arguments: handoff) }
+        return try build(entry, input: nil, arguments: handoff, preparation: preparation)
     }
 
     /// The registration of `key` whose argument types are those `given` has: a key may be registered once
@@ -453,7 +448,7 @@ struct ArgumentList: Sendable {
     @usableFromInline let count: Int
     /// The first three types; `Never` where the list is shorter (`count` tells them apart from a real
     /// `Never`), so that two lists compare with no test for a missing type. A registration takes one to
-    /// three arguments, so a longer list matches none. (Every field is a plain word, so that a list is
+    /// three arguments, so a longer list matches none; a lookup's list may be empty (no arguments). (Every field is a plain word, so that a list is
     /// copied and dropped without reference counting.)
     @usableFromInline let first: Any.Type
     @usableFromInline let second: Any.Type
@@ -462,13 +457,16 @@ struct ArgumentList: Sendable {
     @usableFromInline let longList: Any.Type?
 
     @inlinable @inline(__always)
-    init<First, each Rest>(_ first: First.Type, _ rest: repeat (each Rest).Type) {
-        var count = 1
+    init<each Value>(_ types: repeat (each Value).Type) {
+        var count = 0
+        var first: Any.Type = Never.self
         var second: Any.Type = Never.self
         var third: Any.Type = Never.self
-        for type in repeat each rest {
+        for type in repeat each types {
             count += 1
-            if count == 2 {
+            if count == 1 {
+                first = type
+            } else if count == 2 {
                 second = type
             } else if count == 3 {
                 third = type
@@ -478,14 +476,14 @@ struct ArgumentList: Sendable {
         self.first = first
         self.second = second
         self.third = third
-        longList = count > 3 ? Self.tupleType(first, repeat each rest) : nil
+        longList = count > 3 ? Self.tupleType(repeat each types) : nil
     }
 
     /// The list as one tuple type: a runtime request per call in unspecialised code, so made only for the
     /// rare list no registration takes.
     @usableFromInline @inline(never)
-    static func tupleType<First, each Rest>(_: First.Type, _: repeat (each Rest).Type) -> Any.Type {
-        (First, repeat each Rest).self
+    static func tupleType<each Value>(_: repeat (each Value).Type) -> Any.Type {
+        (repeat each Value).self
     }
 
     /// Whether the two lists have the same types in the same order.

@@ -1,41 +1,47 @@
 import Synchronization
 
 extension RouteRegistry {
-    /// Makes the destination of a service key.
+    /// Makes the destination of a service key: the one lookup of a service key from synchronous code,
+    /// with the runtime arguments its registration takes (none for most) and the caller's preparation,
+    /// when one is given.
+    ///
+    /// ```swift
+    /// let engine = try registry.makeDestination(to: .engine)
+    /// let detail = try registry.makeDestination(to: .bookDetail, arguments: 3)
+    /// let car = try registry.makeDestination(to: .car) { car in car.color = "red" }
+    /// ```
     ///
     /// Called from main-actor code, the lookup may run main-actor factories
-    /// (``registerOnMainActor(_:file:line:factory:)``), synchronously.
+    /// (``registerOnMainActor(_:file:line:factory:)``), synchronously. The arguments pick the key's
+    /// registration that takes their types (see ``register(_:arguments:file:line:factory:)``); a lookup
+    /// whose arguments differ from every registration's, in number or type, fails with
+    /// ``RouteError/Code/argumentMismatch``. The order of preparation is the caller's `preparation`, then
+    /// the registration's injections and `prepare` hook (which can see what the caller set and skip it),
+    /// then its `didFinishPrepare` hook; with arguments too (pinned by
+    /// `aLookupWithArgumentsRunsTheCallersPreparationAfterTheFactoryAndBeforeTheRegistrations`).
     /// - Parameters:
     ///   - key: The key, e.g. `.engine`.
+    ///   - arguments: The factory's runtime arguments, in order; none for a registration that takes none.
     ///   - isolation: The caller's isolation; leave the default.
+    ///   - preparation: The caller's property and method injection, if any.
     /// - Returns: The destination, typed as the key's protocol, fully prepared.
-    /// - Throws: ``RouteError``: the registry is not sealed, the key is unregistered or ambiguous, a
-    ///   factory or preparation failed, or an initializer-only cycle was found.
+    /// - Throws: ``RouteError``: the registry is not sealed, the key is unregistered or ambiguous, the
+    ///   arguments fit no registration, a factory or preparation failed (an error thrown by `preparation`
+    ///   is wrapped as ``RouteError/Code/factoryFailed``), or an initializer-only cycle was found.
     @inlinable @inline(__always)
-    public func makeDestination<Destination>(
-        to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
+    public func makeDestination<Destination, each Argument>(
+        to key: RoutableService<Destination>, arguments: repeat each Argument,
+        isolation: isolated (any Actor)? = #isolation, preparation: ((Destination) throws -> Void)? = nil
     ) throws -> Destination {
-        try Resolver.resolveTopLevel(key, in: tableRef(), reporting: self, isolation: isolation)
-    }
-
-    /// Makes the destination of a service key and runs the caller's preparation on it.
-    ///
-    /// The order is the caller's `preparation`, then the registration's injections and `prepare` hook
-    /// (which can see what the caller set and skip it), then its `didFinishPrepare` hook.
-    /// - Parameters:
-    ///   - key: The key, e.g. `.engine`.
-    ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
-    ///     may run main-actor factories, synchronously.
-    ///   - preparation: The caller's property and method injection.
-    /// - Returns: The prepared destination.
-    /// - Throws: ``RouteError``; an error thrown by `preparation` is wrapped as ``RouteError/Code/factoryFailed``.
-    public func makeDestination<Destination>(
-        to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation,
-        preparation: (Destination) throws -> Void
-    ) throws -> Destination {
-        try lookup(onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
-            try resolver.build(try resolver.entry(for: key), input: nil, preparation: preparation)
+        // Made from the type parameters: a constant where the caller is specialised, so that a plain lookup
+        // is the plain door's inline fast case and nothing else.
+        let given = ArgumentList(repeat (each Argument).self)
+        if given.count == 0, preparation == nil {
+            return try Resolver.resolveTopLevel(key, in: tableRef(), reporting: self, isolation: isolation)
         }
+        return try Resolver.resolveTopLevel(
+            key, given: given, arguments: repeat each arguments, preparation: preparation, in: tableRef(),
+            reporting: self, isolation: isolation)
     }
 
     /// Makes the destination of a module key, configured first.

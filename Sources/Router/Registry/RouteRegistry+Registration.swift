@@ -68,7 +68,7 @@ extension RouteRegistry {
     /// ```
     ///
     /// The closure is isolated to the main actor, so it may call main-actor initializers. A lookup made
-    /// with ``makeDestination(to:isolation:)`` from main-actor code stays synchronous; any other lookup
+    /// with ``makeDestination(to:arguments:isolation:preparation:)`` from main-actor code stays synchronous; any other lookup
     /// fails with ``RouteError/Code/mainActorRequired`` before the factory runs, never a data race (from
     /// elsewhere, hop: `await MainActor.run { … }`).
     ///

@@ -1,13 +1,35 @@
 import Synchronization
 
 extension Resolver {
-    /// Resolves `key` from an async factory; keys with async factories need this form, keys with plain
-    /// factories work with it too. (It has its own name so that `resolve(_:)` stays synchronous in async code.)
+    /// Resolves `key` from an async factory, as ``resolve(_:arguments:preparation:)`` does in a synchronous
+    /// one: keys with async factories need this form, keys with plain factories work with it too. (It has
+    /// its own name so that `resolve` stays synchronous in async code.)
     ///
-    /// - Parameter key: The key to resolve.
+    /// ```swift
+    /// let store = try await r.resolveAsync(.store)
+    /// let report = try await r.resolveAsync(.report, arguments: 2026)
+    /// ```
+    /// - Parameters:
+    ///   - key: The key to resolve.
+    ///   - arguments: The factory's runtime arguments, in order; none for a registration that takes none.
+    ///   - preparation: The caller's property and method injection, if any; it runs before the
+    ///     registration's own preparation.
     /// - Returns: The destination.
-    /// - Throws: ``RouteError``, as ``resolve(_:)-(RoutableService<Destination>)``.
-    public nonisolated(nonsending) mutating func resolveAsync<Destination>(_ key: RoutableService<Destination>)
+    /// - Throws: ``RouteError``, as ``resolve(_:arguments:preparation:)``.
+    @inlinable
+    public nonisolated(nonsending) mutating func resolveAsync<Destination, each Argument>(
+        _ key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)? = nil
+    ) async throws -> Destination {
+        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+            return try await resolveAsyncGenerally(key, arguments: repeat each arguments, preparation: preparation)
+        }
+        return try await resolvePlainAsync(key)
+    }
+
+    /// ``resolveAsync(_:arguments:preparation:)`` with no arguments and no preparation.
+    @usableFromInline
+    nonisolated(nonsending) mutating func resolvePlainAsync<Destination>(_ key: RoutableService<Destination>)
         async throws -> Destination
     {
         try await buildAsync(entry(for: key))
@@ -244,20 +266,37 @@ extension RouteRegistry {
         return try add(id: key.id, key: keyDescription, file: file, line: line, spec: spec)
     }
 
-    /// Makes the destination of a key from async code; keys with async factories need this form, keys with
-    /// plain factories work with it too. (It has its own name so that `makeDestination(to:)` stays
-    /// synchronous in async code.)
+    /// Makes the destination of a service key from async code, as
+    /// ``makeDestination(to:arguments:isolation:preparation:)`` does from synchronous code: keys with async
+    /// factories need this form, keys with plain factories work with it too. (It has its own name so that
+    /// `makeDestination` stays synchronous in async code.)
+    ///
+    /// ```swift
+    /// let store = try await registry.makeDestinationAsync(to: .store)
+    /// let report = try await registry.makeDestinationAsync(to: .report, arguments: 2026)
+    /// ```
     ///
     /// The lookup runs on the caller's executor (the method is `nonisolated(nonsending)`): called from
     /// main-actor code it may make main-actor destinations, there; called from elsewhere, such a key fails
     /// with ``RouteError/Code/mainActorRequired``.
-    /// - Parameter key: The key.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - arguments: The factory's runtime arguments, in order; none for a registration that takes none.
+    ///     The factory may be synchronous or async (``registerAsync(_:arguments:file:line:factory:)``).
+    ///   - preparation: The caller's property and method injection, if any; it runs before the
+    ///     registration's.
     /// - Returns: The prepared destination.
     /// - Throws: ``RouteError``, as the synchronous form.
     @inlinable
-    public nonisolated(nonsending) func makeDestinationAsync<Destination>(
-        to key: RoutableService<Destination>
+    public nonisolated(nonsending) func makeDestinationAsync<Destination, each Argument>(
+        to key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)? = nil
     ) async throws -> Destination {
+        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+            return try await makeDestinationAsync(
+                to: key, arguments: repeat each arguments, preparation: preparation, in: nil,
+                onMainActor: MainActorCheck.isMainActor(#isolation))
+        }
         // A built singleton, the commonest case, inline in the caller (specialized): no lookup at all. With
         // an override, an async lookup or a trace handler running, or named registrations, the general path
         // decides.
@@ -276,7 +315,7 @@ extension RouteRegistry {
         return try await makeDestinationAsyncSlow(to: key)
     }
 
-    /// ``makeDestinationAsync(to:)`` past its inline fast case: a lookup through the async door.
+    /// ``makeDestinationAsync(to:arguments:preparation:)`` past its inline fast case: a lookup through the async door.
     @usableFromInline
     nonisolated(nonsending) func makeDestinationAsyncSlow<Destination>(
         to key: RoutableService<Destination>
@@ -326,39 +365,22 @@ extension RouteRegistry {
 // MARK: - The async forms of the synchronous lookups
 
 extension Resolver {
-    /// Resolves `key` from an async factory, then runs `preparation` on it before the registration's own
-    /// preparation runs, as ``resolve(_:preparation:)`` does in a synchronous factory.
-    ///
-    /// - Parameters:
-    ///   - key: The key to resolve.
-    ///   - preparation: The caller's property and method injection.
-    /// - Returns: The destination.
-    /// - Throws: ``RouteError``, as ``resolve(_:preparation:)``.
-    public nonisolated(nonsending) mutating func resolveAsync<Destination>(
-        _ key: RoutableService<Destination>, preparation: (Destination) throws -> Void
+    /// The general lookup of ``resolveAsync(_:arguments:preparation:)``: with runtime arguments, a
+    /// caller's preparation, or both.
+    @usableFromInline
+    nonisolated(nonsending) mutating func resolveAsyncGenerally<Destination, each Argument>(
+        _ key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)?
     ) async throws -> Destination {
-        try await buildAsync(entry(for: key), input: nil, preparation: preparation)
-    }
-
-    /// Resolves a key registered with arguments from an async factory, as
-    /// ``resolve(_:arguments:_:)`` does in a synchronous factory.
-    ///
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - first: The factory's first argument.
-    ///   - rest: Its other arguments, in order.
-    /// - Returns: The destination.
-    /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
-    ///   registered.
-    public nonisolated(nonsending) mutating func resolveAsync<Destination, First, each Argument>(
-        _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
-    ) async throws -> Destination {
-        let given = ArgumentList(First.self, repeat (each Argument).self)
+        let given = ArgumentList(repeat (each Argument).self)
+        guard given.count > 0 else {
+            return try await buildAsync(entry(for: key), input: nil, preparation: preparation ?? { _ in })
+        }
         let entry = try entry(for: key, taking: given)
         try checkTakesArguments(entry, given: given)
-        return try await ArgumentHandoff.withAsync(given, first, repeat each rest, making: Destination.self) {
+        return try await ArgumentHandoff.withAsync(given, repeat each arguments, making: Destination.self) {
             handoff in
-            try await buildAsync(entry, arguments: handoff)
+            try await buildAsync(entry, arguments: handoff, preparation: preparation)
         }
     }
 
@@ -386,9 +408,12 @@ extension Resolver {
     /// runs inside a preparation, so the caller's preparation always runs before the object's own, which
     /// the lookup's drain runs.)
     nonisolated(nonsending) mutating func buildAsync<Destination>(
-        _ entry: Entry<Destination>, arguments handoff: ArgumentHandoff
+        _ entry: Entry<Destination>, arguments handoff: ArgumentHandoff,
+        preparation: ((Destination) throws -> Void)? = nil
     ) async throws -> Destination {
-        try await state.withArguments(handoff) { try await buildAsync(entry, input: nil) }
+        let made = try await state.withArguments(handoff) { try await buildAsync(entry, input: nil) }
+        if let preparation { try runCallerPreparation(made, entry, preparation) }
+        return made
     }
 
     /// ``buildAsync(_:)`` with a configuration handed to the factory that takes it, then the caller's
@@ -403,57 +428,32 @@ extension Resolver {
 }
 
 extension RouteRegistry {
-    /// Makes the destination of a service key from async code and runs the caller's preparation on it, as
-    /// ``makeDestination(to:isolation:preparation:)`` does from synchronous code.
-    ///
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - preparation: The caller's property and method injection; it runs before the registration's.
-    /// - Returns: The prepared destination.
-    /// - Throws: ``RouteError``; an error thrown by `preparation` is wrapped as ``RouteError/Code/factoryFailed``.
-    public nonisolated(nonsending) func makeDestinationAsync<Destination>(
-        to key: RoutableService<Destination>, preparation: (Destination) throws -> Void
-    ) async throws -> Destination {
-        try await lookupAsync(onMainActor: MainActorCheck.isMainActor(#isolation)) { resolver in
-            try await resolver.buildAsync(try resolver.entry(for: key), input: nil, preparation: preparation)
-        }
-    }
-
-    /// Makes the destination of a key registered with arguments from async code, as
-    /// ``makeDestination(to:arguments:_:isolation:)`` does from synchronous code. The key's factory may be
-    /// synchronous or async (``registerAsync(_:arguments:file:line:factory:)``).
-    ///
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - first: The factory's first argument.
-    ///   - rest: Its other arguments, in order.
-    /// - Returns: The prepared destination.
-    /// - Throws: ``RouteError``; ``RouteError/Code/argumentMismatch`` when the arguments differ from those
-    ///   registered, in number or type.
-    public nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
-        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
-    ) async throws -> Destination {
-        try await makeDestinationAsync(
-            to: key, arguments: first, repeat each rest, in: nil, onMainActor: MainActorCheck.isMainActor(#isolation))
-    }
-
-    /// ``makeDestinationAsync(to:arguments:_:)``, run in `scope` when one is given: the one body of the
-    /// registry's and ``RequestScope/makeDestinationAsync(to:arguments:_:)``'s lookups with arguments. The
+    /// ``makeDestinationAsync(to:arguments:preparation:)`` with arguments or a preparation, run in `scope`
+    /// when one is given: the one body of the registry's and ``RequestScope``'s general async lookups. The
     /// lookup enters the scope before it looks the key up, and keeps it to its end (a lookup that ran in no
     /// scope keeps one it entered, `CreationScope.enterRequestScope`), so the preparations it drains see it too.
-    nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
-        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
-        in scope: RequestScope?, onMainActor: Bool
+    @usableFromInline
+    nonisolated(nonsending) func makeDestinationAsync<Destination, each Argument>(
+        to key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)?, in scope: RequestScope?, onMainActor: Bool
     ) async throws -> Destination {
-        let given = ArgumentList(First.self, repeat (each Argument).self)
-        return try await ArgumentHandoff.withAsync(given, first, repeat each rest, making: Destination.self) {
+        let given = ArgumentList(repeat (each Argument).self)
+        guard given.count > 0 else {
+            return try await lookupAsync(onMainActor: onMainActor) { resolver in
+                let replaced = scope.flatMap { resolver.state.creation.enterRequestScope($0) }
+                defer { resolver.state.creation.leaveRequestScope(replaced) }
+                return try await resolver.buildAsync(
+                    try resolver.entry(for: key), input: nil, preparation: preparation ?? { _ in })
+            }
+        }
+        return try await ArgumentHandoff.withAsync(given, repeat each arguments, making: Destination.self) {
             handoff in
             try await lookupAsync(onMainActor: onMainActor) { resolver in
                 let replaced = scope.flatMap { resolver.state.creation.enterRequestScope($0) }
                 defer { resolver.state.creation.leaveRequestScope(replaced) }
                 let entry = try resolver.entry(for: key, taking: given)
                 try resolver.checkTakesArguments(entry, given: given)
-                return try await resolver.buildAsync(entry, arguments: handoff)
+                return try await resolver.buildAsync(entry, arguments: handoff, preparation: preparation)
             }
         }
     }

@@ -93,7 +93,7 @@ extension Resolver {
         }
     }
 
-    /// The async door: every async lookup (``RouteRegistry/makeDestinationAsync(to:)`` and its forms with
+    /// The async door: every async lookup (``RouteRegistry/makeDestinationAsync(to:arguments:preparation:)`` and its forms with
     /// arguments, a caller's preparation or a module's configuration, `warmUp()`) begins here, and ends
     /// through the session it returns (``AsyncLookupSession/finish(_:of:)`` or
     /// ``AsyncLookupSession/fail(_:_:of:reporting:)``).
@@ -248,29 +248,29 @@ extension Resolver {
         return try ThreadContextKey.context(in: slot).with(start)
     }
 
-    /// ``resolveTopLevel(_:in:reporting:isolation:)`` for a lookup with runtime arguments: when the key's
-    /// primary registration is a plain transient that takes exactly the given types, the lookup runs
-    /// ``resolvePlainTopLevel(_:given:arguments:_:in:reporting:onMainActor:)``, specialised for them in the
+    /// ``resolveTopLevel(_:in:reporting:isolation:)`` for a lookup with runtime arguments or a caller's
+    /// preparation: when there is no preparation and the key's primary registration is a plain transient
+    /// that takes exactly the given types, the lookup runs
+    /// ``resolvePlainTopLevel(_:given:arguments:in:reporting:onMainActor:)``, specialised for them in the
     /// caller; anything else (no table, a missing key, named registrations, another argument list, a
-    /// shared or prepared registration) takes the general way, `RouteRegistry.makeDestinationGenerally`,
-    /// whose checks give every typed error.
+    /// shared or prepared registration, a preparation) takes the general way,
+    /// `RouteRegistry.makeDestinationGenerally`, whose checks give every typed error.
     @inlinable @inline(__always)
-    static func resolveTopLevel<Destination, First, each Argument>(
-        _ key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
-        in tableRef: Borrowed<SealedTable>?, reporting registry: RouteRegistry, isolation: (any Actor)?
+    static func resolveTopLevel<Destination, each Argument>(
+        _ key: RoutableService<Destination>, given: ArgumentList, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)?, in tableRef: Borrowed<SealedTable>?,
+        reporting registry: RouteRegistry, isolation: (any Actor)?
     ) throws -> Destination {
-        // Made from the type parameters: constants here, where they are known.
-        let given = ArgumentList(First.self, repeat (each Argument).self)
-        if let tableRef = tableRef {
+        if preparation == nil, given.count > 0, let tableRef = tableRef {
             let (entry, slow) = tableRef.with { ($0.primaryRefInline(key.id), $0.hasNamedKeys) }
             if let entry = entry, !slow, entry.with({ $0.isPlainTransient && $0.takesArguments(given) }) {
                 return try resolvePlainTopLevel(
-                    entry, given: given, arguments: first, repeat each rest, in: tableRef, reporting: registry,
+                    entry, given: given, arguments: repeat each arguments, in: tableRef, reporting: registry,
                     onMainActor: MainActorCheck.isMainActor(isolation))
             }
         }
         return try registry.makeDestinationGenerally(
-            to: key, given: given, arguments: first, repeat each rest,
+            to: key, given: given, arguments: repeat each arguments, preparation: preparation,
             onMainActor: MainActorCheck.isMainActor(isolation))
     }
 
@@ -279,11 +279,11 @@ extension Resolver {
     /// ``constructFirst(_:)``), with the values handed to the factory for the length of the build
     /// (``ArgumentHandoff``). The factory still checks them (``callTakingArguments(_:takes:for:)``).
     @inlinable @inline(never)
-    static func resolvePlainTopLevel<Destination, First, each Argument>(
-        _ found: Borrowed<AnyEntry>, given: ArgumentList, arguments first: First, _ rest: repeat each Argument,
+    static func resolvePlainTopLevel<Destination, each Argument>(
+        _ found: Borrowed<AnyEntry>, given: ArgumentList, arguments: repeat each Argument,
         in tableRef: Borrowed<SealedTable>, reporting registry: RouteRegistry, onMainActor: Bool
     ) throws -> Destination {
-        try ArgumentHandoff.withKnownTypes(given, first, repeat each rest, making: Destination.self) { handoff in
+        try ArgumentHandoff.withKnownTypes(given, repeat each arguments, making: Destination.self) { handoff in
             @inline(__always) func first(_ resolver: inout Resolver) throws -> Destination {
                 @inline(__always) func make(_ entry: Entry<Destination>) throws -> Destination {
                     // Cleared after the build whether or not a factory took the values (the invariant's (b)).

@@ -84,17 +84,21 @@ extension Resolver {
         }
     }
 
-    /// Builds `entry` with a configuration or arguments handed to its factory, then runs the caller's
-    /// preparation on it.
+    /// Builds `entry` with a configuration or runtime arguments handed to its factory, then runs the
+    /// caller's preparation on it (the arguments are no longer handed out by then).
     mutating func build<Destination>(
-        _ entry: Entry<Destination>, input given: AnyObject?, preparation: (Destination) throws -> Void = { _ in }
+        _ entry: Entry<Destination>, input given: AnyObject?, arguments handoff: ArgumentHandoff? = nil,
+        preparation: (Destination) throws -> Void = { _ in }
     ) throws -> Destination {
         // Inside a preparation, the object's own preparations run right after the caller's (see
         // `buildForPreparation`), not before it.
         let nested = injecting > 0
         let mark = pendingCount
         let made = try state.withInput(given) {
-            try state.withCallerPreparation(pending: nested) { try build(entry) }
+            guard let handoff else { return try state.withCallerPreparation(pending: nested) { try build(entry) } }
+            return try state.withArguments(handoff) {
+                try state.withCallerPreparation(pending: nested) { try build(entry) }
+            }
         }
         try runCallerPreparation(made, entry, preparation)
         if nested, let graph, graph.pending.count > mark { try drain(from: mark) }

@@ -65,7 +65,7 @@ enum MainActorCheck {
     }
 
     /// Whether a main-actor factory may run in the lookup `state`: it was started or joined from
-    /// main-actor code (the compiler proved it: see ``RouteRegistry/makeDestination(to:isolation:)``), or,
+    /// main-actor code (the compiler proved it: see ``RouteRegistry/makeDestination(to:arguments:isolation:preparation:)``), or,
     /// on Apple platforms, it runs on the main thread, which is the main actor's executor there. (On Linux
     /// the main actor's executor may be another thread, so the thread alone proves nothing.)
     static func isIsolated(_ state: LookupState) -> Bool {

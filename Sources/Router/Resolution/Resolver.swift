@@ -31,14 +31,40 @@ public struct Resolver: ~Copyable {
 
     // MARK: Public lookups
 
-    /// Resolves the destination of `key`.
+    /// Resolves the destination of `key`: the one lookup of a service key inside a synchronous factory,
+    /// with the runtime arguments its registration takes (none for most) and the caller's preparation,
+    /// when one is given.
     ///
-    /// - Parameter key: The key to resolve.
+    /// ```swift
+    /// let engine = try r.resolve(.engine)
+    /// let detail = try r.resolve(.bookDetail, arguments: 3)
+    /// let car = try r.resolve(.car) { car in car.color = "red" }
+    /// ```
+    /// - Parameters:
+    ///   - key: The key to resolve.
+    ///   - arguments: The factory's runtime arguments, in order; none for a registration that takes none.
+    ///   - preparation: The caller's property and method injection, if any; it runs before the
+    ///     registration's own preparation.
     /// - Returns: The destination, made or shared according to its scope.
-    /// - Throws: ``RouteError``: the key is unregistered or ambiguous, a factory failed, or the
-    ///   dependencies form an initializer-only cycle.
-    @inlinable
-    public mutating func resolve<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
+    /// - Throws: ``RouteError``: the key is unregistered or ambiguous, the arguments fit no registration
+    ///   (``RouteError/Code/argumentMismatch``), a factory failed (an error thrown by `preparation` is
+    ///   wrapped as ``RouteError/Code/factoryFailed``), or the dependencies form an initializer-only cycle.
+    @inlinable @inline(__always)
+    public mutating func resolve<Destination, each Argument>(
+        _ key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)? = nil
+    ) throws -> Destination {
+        // A constant where the caller is specialised: a plain lookup is `resolvePlain`, inline.
+        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+            return try resolveGenerally(key, arguments: repeat each arguments, preparation: preparation)
+        }
+        return try resolvePlain(key)
+    }
+
+    /// A lookup of `key` with no arguments and no preparation: the probe, `build` and the factory's frame
+    /// in one function.
+    @inlinable @inline(__always)
+    mutating func resolvePlain<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
         // Local functions, not closures: always inlined, so the probe, `build` and the factory's frame are
         // one function (see `constructPlain`).
         @inline(__always) func probe(_ table: SealedTable) -> Borrowed<AnyEntry>? {
@@ -53,21 +79,6 @@ public struct Resolver: ~Copyable {
         @inline(__always) func buildFound(_ entry: Entry<Destination>) throws -> Destination { try build(entry) }
         // Borrowed, not retained: the table keeps the entry alive for the whole lookup.
         return try Entry<Destination>.borrow(found, buildFound)
-    }
-
-    /// Resolves the destination of `key`, then runs `preparation` on it before the registration's own
-    /// preparation runs.
-    ///
-    /// - Parameters:
-    ///   - key: The key to resolve.
-    ///   - preparation: The caller's property and method injection.
-    /// - Returns: The destination.
-    /// - Throws: ``RouteError``, as ``resolve(_:)-(RoutableService<Destination>)``; an error thrown by `preparation` is wrapped as
-    ///   ``RouteError/Code/factoryFailed``.
-    public mutating func resolve<Destination>(
-        _ key: RoutableService<Destination>, preparation: (Destination) throws -> Void
-    ) throws -> Destination {
-        try build(entry(for: key), input: nil, preparation: preparation)
     }
 
     /// Resolves the destination of `key`, or returns nil when no router is registered for it.

@@ -228,20 +228,19 @@ extension Registration {
 /// cast per lookup: the lookup copies its values into a buffer it owns (on its stack when synchronous),
 /// and the factory that starts reads them back as the types it takes.
 ///
-/// **The layout:** the values are laid out as the tuple `(First, (Rest...))` is: the first value at the
-/// start, then the others as one tuple at its own alignment, each in order at its own alignment. Code that
-/// knows the types (specialised in the caller) writes and reads that tuple whole, with no runtime request;
-/// code that does not walks it with ``ArgumentCursor``, which follows the same rule (``ArgumentLayout``).
-/// Either writer fits either reader.
+/// **The layout:** the values are laid out as the tuple `(Value...)` is: each in order at its own
+/// alignment (a list of one value is that value). Code that knows the types (specialised in the caller)
+/// writes and reads that tuple whole, with no runtime request; code that does not walks it with
+/// ``ArgumentCursor``, which follows the same rule (``ArgumentLayout``). Either writer fits either reader.
 ///
 /// **The invariant: the buffer is read only (a) by ``Resolver/callTakingArguments(_:takes:for:)`` and its
 /// async form, after ``fits(_:making:)`` checked that the lookup's key makes exactly the factory's
 /// destination type and that the lookup's argument types are exactly, one by one, the factory's (type
 /// identities are compared), so the factory lays the values out as the lookup did and reads each as the
 /// type it was written as; and (b) while the lookup that made the handoff is still inside
-/// ``with(_:_:_:making:_:)``, ``withKnownTypes(_:_:_:making:_:)`` or the async form, which keep the buffer
+/// ``with(_:_:making:_:)``, ``withKnownTypes(_:_:making:_:)`` or the async form, which keep the buffer
 /// and its values alive: the handoff is parked in the lookup state's frames for the length of the build
-/// only (``LookupState/withArguments(_:_:)`` and `Resolver.resolvePlainTopLevel(_:given:arguments:_:in:reporting:onMainActor:)`
+/// only (``LookupState/withArguments(_:_:)`` and `Resolver.resolvePlainTopLevel(_:given:arguments:in:reporting:onMainActor:)`
 /// clear it), and the factory that takes it copies the values out at once, before it runs.** A mismatch
 /// is a typed error, never a read.
 ///
@@ -265,14 +264,14 @@ struct ArgumentHandoff {
         unsafe self.values = values
     }
 
-    /// Runs `body` with the handoff of `first, rest…` for a synchronous lookup of a key that makes
+    /// Runs `body` with the handoff of `values` for a synchronous lookup of a key that makes
     /// `Destination`. The values are copied to this call's stack: nothing is allocated. For generic code
     /// that does not know the types: they are walked one by one, with no tuple type made.
-    static func with<Destination, First, each Rest, Result>(
-        _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
+    static func with<Destination, each Value, Result>(
+        _ given: ArgumentList, _ values: repeat each Value, making _: Destination.Type,
         _ body: (ArgumentHandoff) throws -> Result
     ) throws -> Result {
-        let layout = ArgumentLayout(First.self, repeat (each Rest).self)
+        let layout = ArgumentLayout(repeat (each Value).self)
         // A fixed buffer on the stack holds the usual arguments (a few words); larger or more aligned ones
         // get an allocation. (`withUnsafeTemporaryAllocation` would look up a `Result` type per call here.)
         var storage = ArgumentStorage()
@@ -281,9 +280,9 @@ struct ArgumentHandoff {
             let onStack = fitsStorage ? bytes.baseAddress : nil
             let base =
                 unsafe onStack ?? UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
-            unsafe ArgumentHandoff.store(first, repeat each rest, at: base, layout: layout)
+            unsafe ArgumentHandoff.store(repeat each values, at: base)
             defer {
-                unsafe ArgumentHandoff.destroy(First.self, repeat (each Rest).self, at: base, layout: layout)
+                unsafe ArgumentHandoff.destroy(repeat (each Value).self, at: base)
                 if unsafe onStack == nil { unsafe base.deallocate() }
             }
             return try body(
@@ -292,26 +291,25 @@ struct ArgumentHandoff {
         }
     }
 
-    /// ``with(_:_:_:making:_:)`` for a caller that knows the types (inlinable, so specialised in it): the
+    /// ``with(_:_:making:_:)`` for a caller that knows the types (inlinable, so specialised in it): the
     /// values are written and destroyed as one tuple, with no runtime request (a walk over a pack of values
     /// asks each value's type to copy it, even where the types are known).
     @inlinable @inline(__always)
-    static func withKnownTypes<Destination, First, each Rest, Result>(
-        _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
+    static func withKnownTypes<Destination, each Value, Result>(
+        _ given: ArgumentList, _ values: repeat each Value, making _: Destination.Type,
         _ body: (ArgumentHandoff) throws -> Result
     ) throws -> Result {
-        let size = MemoryLayout<(First, (repeat each Rest))>.size
-        let alignment = MemoryLayout<(First, (repeat each Rest))>.alignment
+        let size = MemoryLayout<(repeat each Value)>.size
+        let alignment = MemoryLayout<(repeat each Value)>.alignment
         var storage = ArgumentStorage()
         let fitsStorage = size <= MemoryLayout<ArgumentStorage>.size && alignment <= 16
         return try unsafe withUnsafeMutableBytes(of: &storage) { bytes in
             let onStack = fitsStorage ? bytes.baseAddress : nil
             let base = unsafe onStack ?? UnsafeMutableRawPointer.allocate(byteCount: size, alignment: alignment)
-            let values = unsafe base.initializeMemory(
-                as: (First, (repeat each Rest)).self, to: (first, (repeat each rest)))
+            let written = unsafe base.initializeMemory(as: (repeat each Value).self, to: (repeat each values))
             defer {
                 // Moved out and dropped: `deinitialize` would ask the tuple's type to destroy it.
-                _ = unsafe values.move()
+                _ = unsafe written.move()
                 if unsafe onStack == nil { unsafe base.deallocate() }
             }
             return try body(
@@ -320,17 +318,17 @@ struct ArgumentHandoff {
         }
     }
 
-    /// ``with(_:_:_:making:_:)`` for an async lookup: the values go in an allocation that outlives every
+    /// ``with(_:_:making:_:)`` for an async lookup: the values go in an allocation that outlives every
     /// suspension of `body` (an address on the stack would not).
-    nonisolated(nonsending) static func withAsync<Destination, First, each Rest, Result>(
-        _ given: ArgumentList, _ first: First, _ rest: repeat each Rest, making _: Destination.Type,
+    nonisolated(nonsending) static func withAsync<Destination, each Value, Result>(
+        _ given: ArgumentList, _ values: repeat each Value, making _: Destination.Type,
         _ body: nonisolated(nonsending) (ArgumentHandoff) async throws -> Result
     ) async throws -> Result {
-        let layout = ArgumentLayout(First.self, repeat (each Rest).self)
+        let layout = ArgumentLayout(repeat (each Value).self)
         let base = UnsafeMutableRawPointer.allocate(byteCount: layout.size, alignment: layout.alignment)
-        unsafe ArgumentHandoff.store(first, repeat each rest, at: base, layout: layout)
+        unsafe ArgumentHandoff.store(repeat each values, at: base)
         defer {
-            unsafe ArgumentHandoff.destroy(First.self, repeat (each Rest).self, at: base, layout: layout)
+            unsafe ArgumentHandoff.destroy(repeat (each Value).self, at: base)
             unsafe base.deallocate()
         }
         return try await body(
@@ -338,22 +336,15 @@ struct ArgumentHandoff {
                 given: given, destination: ObjectIdentifier(Destination.self), values: UnsafeRawPointer(base)))
     }
 
-    @unsafe private static func store<First, each Rest>(
-        _ first: First, _ rest: repeat each Rest, at base: UnsafeMutableRawPointer, layout: ArgumentLayout
-    ) {
+    @unsafe private static func store<each Value>(_ values: repeat each Value, at base: UnsafeMutableRawPointer) {
         var cursor = unsafe ArgumentCursor(base: base)
-        unsafe cursor.write(first)
-        unsafe cursor.enterRest(layout)
-        for value in repeat each rest { unsafe cursor.write(value) }
+        for value in repeat each values { unsafe cursor.write(value) }
     }
 
-    @unsafe private static func destroy<First, each Rest>(
-        _ first: First.Type, _ rest: repeat (each Rest).Type, at base: UnsafeMutableRawPointer, layout: ArgumentLayout
-    ) {
+    @unsafe private static func destroy<each Value>(_ types: repeat (each Value).Type, at base: UnsafeMutableRawPointer)
+    {
         var cursor = unsafe ArgumentCursor(base: base)
-        unsafe cursor.destroy(first)
-        unsafe cursor.enterRest(layout)
-        for type in repeat each rest { unsafe cursor.destroy(type) }
+        for type in repeat each types { unsafe cursor.destroy(type) }
     }
 
     /// Whether a factory that makes `Destination` from `expected` may take these arguments (the
@@ -381,22 +372,17 @@ struct ArgumentStorage {
     @inlinable init() {}
 }
 
-/// The size and alignment of the buffer for `(First, (Rest...))` (see ``ArgumentHandoff``), worked out
-/// from the types one by one, and where the rest starts.
+/// The size and alignment of the buffer for `(Value...)` (see ``ArgumentHandoff``), worked out from the
+/// types one by one.
 private struct ArgumentLayout {
     private(set) var size = 0
     private(set) var alignment = 1
-    /// The alignment of the tuple of the values after the first.
-    private(set) var restAlignment = 1
 
-    init<First, each Rest>(_: First.Type, _ rest: repeat (each Rest).Type) {
-        var restSize = 0
-        for type in repeat each rest {
-            restSize = Self.aligned(restSize, Self.alignment(of: type)) + Self.size(of: type)
-            restAlignment = max(restAlignment, Self.alignment(of: type))
+    init<each Value>(_ types: repeat (each Value).Type) {
+        for type in repeat each types {
+            size = Self.aligned(size, Self.alignment(of: type)) + Self.size(of: type)
+            alignment = max(alignment, Self.alignment(of: type))
         }
-        size = Self.aligned(MemoryLayout<First>.size, restAlignment) + restSize
-        alignment = max(MemoryLayout<First>.alignment, restAlignment)
     }
 
     static func aligned(_ offset: Int, _ alignment: Int) -> Int { (offset + alignment - 1) & ~(alignment - 1) }
@@ -404,8 +390,7 @@ private struct ArgumentLayout {
     private static func size<T>(of _: T.Type) -> Int { MemoryLayout<T>.size }
 }
 
-/// Walks a buffer laid out as ``ArgumentLayout`` says: the first value, then ``enterRest(_:)``, then the
-/// others.
+/// Walks a buffer laid out as ``ArgumentLayout`` says, one value after another.
 @unsafe private struct ArgumentCursor {
     let base: UnsafeMutableRawPointer
     var offset = 0
@@ -416,11 +401,6 @@ private struct ArgumentLayout {
         let start = unsafe ArgumentLayout.aligned(offset, MemoryLayout<T>.alignment)
         unsafe offset = start + MemoryLayout<T>.size
         return unsafe base + start
-    }
-
-    /// Moves past the first value to the start of the others' tuple.
-    mutating func enterRest(_ layout: ArgumentLayout) {
-        unsafe offset = ArgumentLayout.aligned(offset, layout.restAlignment)
     }
 
     mutating func write<T>(_ value: T) { unsafe next(T.self).initializeMemory(as: T.self, to: value) }
@@ -435,27 +415,26 @@ extension Resolver {
     /// it takes (`expected`): a factory registered with arguments starts here. Inlinable, so that the
     /// registration, which knows the types, reads the values as one tuple with no runtime request.
     @inlinable @inline(__always)
-    mutating func callTakingArguments<Destination, First, each Argument>(
-        _ factory: @Sendable (inout Resolver, First, repeat each Argument) throws -> Destination,
+    mutating func callTakingArguments<Destination, Values>(
+        _ factory: @Sendable (inout Resolver, Values) throws -> Destination,
         takes expected: ArgumentList, for key: KeyDescription
     ) throws -> Destination {
         let handoff = try takeArguments(expected, making: Destination.self, for: key)
-        let (head, tail) = unsafe handoff.values.assumingMemoryBound(to: (First, (repeat each Argument)).self).pointee
-        return try factory(&self, head, repeat each tail)
+        // `Values` is the registration's argument type or the tuple of its types, whose layout is the one
+        // the lookup wrote (see the invariant above).
+        let values = unsafe handoff.values.assumingMemoryBound(to: Values.self).pointee
+        return try factory(&self, values)
     }
 
     /// ``callTakingArguments(_:takes:for:)`` for an async factory, which takes its arguments before its
     /// first suspension. Not inlinable: the values are walked one by one, with no tuple type made.
-    nonisolated(nonsending) mutating func callTakingArgumentsAsync<Destination, First, each Argument>(
-        _ factory:
-            nonisolated(nonsending) @Sendable (inout Resolver, First, repeat each Argument) async throws -> Destination,
+    nonisolated(nonsending) mutating func callTakingArgumentsAsync<Destination, each Argument>(
+        _ factory: nonisolated(nonsending) @Sendable (inout Resolver, repeat each Argument) async throws -> Destination,
         takes expected: ArgumentList, for key: KeyDescription
     ) async throws -> Destination {
         let handoff = try takeArguments(expected, making: Destination.self, for: key)
         var values = unsafe handoff.cursor()
-        let first = unsafe values.read(First.self)
-        unsafe values.enterRest(ArgumentLayout(First.self, repeat (each Argument).self))
-        return try await unsafe factory(&self, first, repeat values.read((each Argument).self))
+        return try await unsafe factory(&self, repeat values.read((each Argument).self))
     }
 }
 

@@ -29,7 +29,7 @@ import Synchronization
 ///   `aCancelledLookupByPathOrIdentifierReachesTheErrorHandlerAndMakesNothing`). They are lookups, not
 ///   routes you can remove: a registration's ``RouteHooks`` do not fire for them.
 ///
-/// They do not run for the lookups by key (``RouteRegistry/makeDestination(to:isolation:)`` and its
+/// They do not run for the lookups by key (``RouteRegistry/makeDestination(to:arguments:isolation:preparation:)`` and its
 /// forms, ``RouteRegistry/makeDestinations(to:isolation:)``, the async lookups, a factory's
 /// ``Resolver`` lookups): those are dependency lookups, made by code that names the key, not routes
 /// (pinned by `aLookupByKeyIsNotARouteAndRunsNoInterceptor`). To guard a screen, show it through a route.

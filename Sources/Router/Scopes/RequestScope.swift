@@ -182,59 +182,75 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Makes the destination of `key` in this scope: request-scoped instances are this scope's, supplied keys
-    /// read what ``supply(_:for:)`` gave.
+    /// Makes the destination of `key` in this scope, as ``RouteRegistry/makeDestination(to:arguments:isolation:preparation:)``
+    /// does in the registry: request-scoped instances are this scope's, supplied keys read what
+    /// ``supply(_:for:)`` gave.
     /// - Parameters:
     ///   - key: The key.
+    ///   - arguments: The factory's runtime arguments, in order; none for a registration that takes none.
     ///   - isolation: The caller's isolation; leave the default. Called from main-actor code, the lookup
     ///     may run main-actor factories, synchronously.
+    ///   - preparation: The caller's property and method injection, if any.
     /// - Returns: The destination, fully prepared.
-    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestination(to:isolation:)``, and
-    ///   ``RouteError/Code/scopeClosed`` after ``end()``.
+    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestination(to:arguments:isolation:preparation:)``,
+    ///   and ``RouteError/Code/scopeClosed`` after ``end()``.
     @inlinable
-    public func makeDestination<Destination>(
-        to key: RoutableService<Destination>, isolation: isolated (any Actor)? = #isolation
+    public func makeDestination<Destination, each Argument>(
+        to key: RoutableService<Destination>, arguments: repeat each Argument,
+        isolation: isolated (any Actor)? = #isolation, preparation: ((Destination) throws -> Void)? = nil
     ) throws -> Destination {
+        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+            return try makeDestinationGenerally(
+                to: key, arguments: repeat each arguments, preparation: preparation,
+                onMainActor: MainActorCheck.isMainActor(isolation))
+        }
         // Specialised in the caller, as the registry's own door is: in generic code the key's type and each
         // `Destination?` were asked of the runtime (about 1,000 instructions per lookup).
-        try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
-            try resolver.resolve(key)
+        return try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
+            try resolver.resolvePlain(key)
         }
     }
 
-    /// Makes the destination of a key registered with arguments, in this scope.
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - first: The factory's first argument.
-    ///   - rest: Its other arguments, in order.
-    ///   - isolation: The caller's isolation; leave the default.
-    /// - Returns: The prepared destination.
-    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestination(to:arguments:_:isolation:)``, and
-    ///   ``RouteError/Code/scopeClosed`` after ``end()``.
-    public func makeDestination<Destination, First, each Argument>(
-        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument,
-        isolation: isolated (any Actor)? = #isolation
+    /// ``makeDestination(to:arguments:isolation:preparation:)`` with arguments or a preparation.
+    @usableFromInline
+    func makeDestinationGenerally<Destination, each Argument>(
+        to key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)?, onMainActor: Bool
     ) throws -> Destination {
-        let given = ArgumentList(First.self, repeat (each Argument).self)
-        return try ArgumentHandoff.with(given, first, repeat each rest, making: Destination.self) { handoff in
-            try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
-                let entry = try resolver.entry(for: key, taking: given)
-                try resolver.checkTakesArguments(entry, given: given)
-                return try resolver.build(entry, arguments: handoff)
+        let given = ArgumentList(repeat (each Argument).self)
+        guard given.count > 0 else {
+            return try lookup(key.keyDescription, onMainActor: onMainActor) { resolver in
+                try resolver.resolveGenerally(key, given: given, preparation: preparation)
+            }
+        }
+        return try ArgumentHandoff.with(given, repeat each arguments, making: Destination.self) { handoff in
+            try lookup(key.keyDescription, onMainActor: onMainActor) { resolver in
+                try resolver.resolveGenerally(key, given: given, handoff: handoff, preparation: preparation)
             }
         }
     }
 
-    /// Makes the destination of `key` in this scope from async code; keys with async factories need this
-    /// form. The lookup runs on the caller's executor, as ``RouteRegistry/makeDestinationAsync(to:)``.
-    /// - Parameter key: The key.
+    /// Makes the destination of `key` in this scope from async code, as
+    /// ``RouteRegistry/makeDestinationAsync(to:arguments:preparation:)`` does in the registry; keys with
+    /// async factories need this form. The lookup runs on the caller's executor, and every factory it runs
+    /// sees the scope.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - arguments: The factory's runtime arguments, in order; none for a registration that takes none.
+    ///   - preparation: The caller's property and method injection, if any.
     /// - Returns: The prepared destination.
-    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestinationAsync(to:)``, and
+    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestinationAsync(to:arguments:preparation:)``, and
     ///   ``RouteError/Code/scopeClosed`` after ``end()``.
     @inlinable
-    public nonisolated(nonsending) func makeDestinationAsync<Destination>(
-        to key: RoutableService<Destination>
+    public nonisolated(nonsending) func makeDestinationAsync<Destination, each Argument>(
+        to key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)? = nil
     ) async throws -> Destination {
+        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+            return try await makeDestinationAsyncGenerally(
+                to: key, arguments: repeat each arguments, preparation: preparation,
+                onMainActor: MainActorCheck.isMainActor(#isolation))
+        }
         let table: SealedTable
         do {
             try checkOpen(key.keyDescription)
@@ -264,28 +280,20 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// Makes the destination of a key registered with arguments in this scope, from async code, as
-    /// ``RouteRegistry/makeDestinationAsync(to:arguments:_:)`` does: the key's factory may be synchronous or
-    /// async (``RouteRegistry/registerAsync(_:arguments:file:line:factory:)``), and every factory the lookup
-    /// runs sees the scope.
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - first: The factory's first argument.
-    ///   - rest: Its other arguments, in order.
-    /// - Returns: The prepared destination.
-    /// - Throws: ``RouteError``, as ``RouteRegistry/makeDestinationAsync(to:arguments:_:)``, and
-    ///   ``RouteError/Code/scopeClosed`` after ``end()``.
-    public nonisolated(nonsending) func makeDestinationAsync<Destination, First, each Argument>(
-        to key: RoutableService<Destination>, arguments first: First, _ rest: repeat each Argument
+    /// ``makeDestinationAsync(to:arguments:preparation:)`` with arguments or a preparation: the registry's
+    /// own general async lookup, run in this scope.
+    @usableFromInline
+    nonisolated(nonsending) func makeDestinationAsyncGenerally<Destination, each Argument>(
+        to key: RoutableService<Destination>, arguments: repeat each Argument,
+        preparation: ((Destination) throws -> Void)?, onMainActor: Bool
     ) async throws -> Destination {
         do {
             try checkOpen(key.keyDescription)
         } catch {
             throw registry.report(error)
         }
-        // The registry's own lookup with arguments, run in this scope.
         return try await registry.makeDestinationAsync(
-            to: key, arguments: first, repeat each rest, in: self, onMainActor: MainActorCheck.isMainActor(#isolation))
+            to: key, arguments: repeat each arguments, preparation: preparation, in: self, onMainActor: onMainActor)
     }
 
     /// Releases every request-scoped instance and supplied value the scope holds; later lookups through it

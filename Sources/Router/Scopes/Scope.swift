@@ -42,8 +42,8 @@ public struct Scope: Sendable, Hashable, CustomStringConvertible {
     /// One instance per open ``RequestScope``, shared by every lookup made in it (concurrent ones too: built
     /// exactly once), never shared with another scope, released when the scope ends.
     ///
-    /// Look such a key up through the scope (``RequestScope/makeDestination(to:isolation:)``,
-    /// ``RequestScope/makeDestinationAsync(to:)``), or from any factory running in one of its lookups;
+    /// Look such a key up through the scope (``RequestScope/makeDestination(to:arguments:isolation:preparation:)``,
+    /// ``RequestScope/makeDestinationAsync(to:arguments:preparation:)``), or from any factory running in one of its lookups;
     /// anywhere else the lookup fails with ``RouteError/Code/outsideRequestScope``.
     public static let request = Scope(.request)
     /// How a key registered with ``RouteRegistry/registerSupplied(_:file:line:)`` lives: supplied by each
