@@ -14,6 +14,22 @@ final class CarWithOptionalRadio: Car {
     }
 }
 
+/// Seven parameters: past the initializer forms with one per arity, so registered with the parameter-pack
+/// form, whose optional parameters are found once, at registration, by position.
+final class CarOfSevenParts: Car {
+    let engine: any Engine
+    var radio: (any Radio)?
+    let parts: [Any?]
+    init(
+        engine: any Engine, radio: (any Radio)?, spare: any Engine, second: (any Radio)?, third: any Engine,
+        fourth: (any Radio)?, fifth: (any Radio)?
+    ) {
+        self.engine = engine
+        self.radio = radio
+        parts = [engine, radio, spare, second, third, fourth, fifth]
+    }
+}
+
 struct OptionalDependencyTests {
     @Test func anOptionalLookupIsNilOnlyWhenNothingIsRegistered() throws {
         let registry = try sealedRegistry { registry in
@@ -115,5 +131,24 @@ struct OptionalDependencyTests {
         }
         let error = #expect(throws: RouteError.self) { try registry.makeDestination(to: .car) }
         #expect(error?.code == .factoryFailed)
+    }
+
+    @Test func anInitializerOfSevenParametersWiresEachOptionalOneByItsPosition() throws {
+        let without = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }
+            try registry.register(.car, initializer: CarOfSevenParts.init)
+        }
+        let bare = try #require(try without.makeDestination(to: .car) as? CarOfSevenParts)
+        #expect(bare.parts.map { $0 is any Engine } == [true, false, true, false, true, false, false])
+        #expect(bare.parts.map { $0 == nil } == [false, true, false, true, false, true, true])
+
+        let with = try sealedRegistry { registry in
+            try registry.register(.engine) { _ in V8() }
+            try registry.register(.radio) { _ in RadioImpl() }
+            try registry.register(.car, initializer: CarOfSevenParts.init)
+        }
+        let full = try #require(try with.makeDestination(to: .car) as? CarOfSevenParts)
+        #expect(full.parts.map { $0 is any Engine } == [true, false, true, false, true, false, false])
+        #expect(full.parts.map { $0 is any Radio } == [false, true, false, true, false, true, true])
     }
 }

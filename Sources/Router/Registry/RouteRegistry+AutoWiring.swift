@@ -32,10 +32,12 @@ extension RouteRegistry {
     ) throws -> Registration<Destination, Destination> {
         var dependencies: [RouteDependency] = []
         repeat dependencies.append(.wired((each Parameter).self))
+        let optionals = WiredOptionals(repeat (each Parameter).self)
         let registration = try register(key, file: file, line: line) { resolver in
-            try initializer(
+            var position = 0
+            return try initializer(
                 repeat try resolver.resolveWired(
-                    (each Parameter).self, optional: (each Parameter).self is any WiredOptional.Type))
+                    (each Parameter).self, optional: optionals.isOptional((each Parameter).self, at: &position)))
         }
         return try registration.wiredDependencies(dependencies)
     }
@@ -263,5 +265,31 @@ extension Resolver {
             let made = try optional.wiredIfRegistered(&self) as? Parameter
         else { return try resolve(RoutableService<Parameter>(wiring: type)) }
         return made
+    }
+}
+
+/// Which parameters of an auto-wired initializer are optional (`(any Engine)?`, looked up only if
+/// registered), worked out once at registration: asked at each lookup, the conformance check cost a
+/// runtime request per parameter.
+@usableFromInline
+struct WiredOptionals: Sendable {
+    /// Bit `i`: the parameter at `i` is optional (for the first 64; later ones are checked at the lookup).
+    @usableFromInline var mask: UInt64 = 0
+
+    @inlinable
+    init<each Parameter>(_ types: repeat (each Parameter).Type) {
+        var position = 0
+        for type in repeat each types {
+            if position < 64, type is any WiredOptional.Type { mask |= 1 << UInt64(position) }
+            position += 1
+        }
+    }
+
+    /// Whether the parameter at `position`, of type `type`, is optional; moves `position` to the next.
+    @inlinable @inline(__always)
+    func isOptional<Parameter>(_ type: Parameter.Type, at position: inout Int) -> Bool {
+        defer { position += 1 }
+        guard position < 64 else { return type is any WiredOptional.Type }
+        return mask & (1 << UInt64(position)) != 0
     }
 }
