@@ -382,7 +382,7 @@ extension Resolver {
         preparation: ((Destination) throws -> Void)?
     ) throws -> Destination {
         guard let handoff else {
-            guard let preparation else { return try resolvePlain(key) }
+            guard let preparation else { return try resolve(key) }
             return try build(entry(for: key), input: nil, preparation: preparation)
         }
         let entry = try entry(for: key, taking: given)
@@ -446,6 +446,13 @@ extension TypeName {
 struct ArgumentList: Sendable {
     /// How many arguments.
     @usableFromInline let count: Int
+
+    /// Whether the list of `types` is empty: a constant where they are known, and only a flag otherwise.
+    @inlinable @inline(__always)
+    static func isEmpty<each Value>(_ types: repeat (each Value).Type) -> Bool {
+        for _ in repeat each types { return false }
+        return true
+    }
     /// The first three types; `Never` where the list is shorter (`count` tells them apart from a real
     /// `Never`), so that two lists compare with no test for a missing type. A registration takes one to
     /// three arguments, so a longer list matches none; a lookup's list may be empty (no arguments). (Every field is a plain word, so that a list is

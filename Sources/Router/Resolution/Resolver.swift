@@ -54,17 +54,11 @@ public struct Resolver: ~Copyable {
         _ key: RoutableService<Destination>, arguments: repeat each Argument,
         preparation: ((Destination) throws -> Void)? = nil
     ) throws -> Destination {
-        // A constant where the caller is specialised: a plain lookup is `resolvePlain`, inline.
-        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+        // A constant where the caller is specialised. The plain lookup is written here, not called: a chain
+        // of factories nests one frame of it per link, and a debug build keeps every frame.
+        guard ArgumentList.isEmpty(repeat (each Argument).self), preparation == nil else {
             return try resolveGenerally(key, arguments: repeat each arguments, preparation: preparation)
         }
-        return try resolvePlain(key)
-    }
-
-    /// A lookup of `key` with no arguments and no preparation: the probe, `build` and the factory's frame
-    /// in one function.
-    @inlinable @inline(__always)
-    mutating func resolvePlain<Destination>(_ key: RoutableService<Destination>) throws -> Destination {
         // Local functions, not closures: always inlined, so the probe, `build` and the factory's frame are
         // one function (see `constructPlain`).
         @inline(__always) func probe(_ table: SealedTable) -> Borrowed<AnyEntry>? {

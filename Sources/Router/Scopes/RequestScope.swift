@@ -207,7 +207,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         // Specialised in the caller, as the registry's own door is: in generic code the key's type and each
         // `Destination?` were asked of the runtime (about 1,000 instructions per lookup).
         return try lookup(key.keyDescription, onMainActor: MainActorCheck.isMainActor(isolation)) { resolver in
-            try resolver.resolvePlain(key)
+            try resolver.resolve(key)
         }
     }
 
