@@ -21,7 +21,7 @@ extension Resolver {
         _ key: RoutableService<Destination>, arguments: repeat each Argument,
         preparation: ((Destination) throws -> Void)? = nil
     ) async throws -> Destination {
-        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+        guard ArgumentList.isEmpty(repeat (each Argument).self), preparation == nil else {
             return try await resolveAsyncGenerally(key, arguments: repeat each arguments, preparation: preparation)
         }
         return try await resolvePlainAsync(key)
@@ -292,7 +292,7 @@ extension RouteRegistry {
         to key: RoutableService<Destination>, arguments: repeat each Argument,
         preparation: ((Destination) throws -> Void)? = nil
     ) async throws -> Destination {
-        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+        guard ArgumentList.isEmpty(repeat (each Argument).self), preparation == nil else {
             return try await makeDestinationAsync(
                 to: key, arguments: repeat each arguments, preparation: preparation, in: nil,
                 onMainActor: MainActorCheck.isMainActor(#isolation))
@@ -374,14 +374,26 @@ extension Resolver {
     ) async throws -> Destination {
         let given = ArgumentList(repeat (each Argument).self)
         guard given.count > 0 else {
+            return try await resolveAsyncGenerally(key, given: given, preparation: preparation)
+        }
+        return try await ArgumentHandoff.withAsync(given, repeat each arguments, making: Destination.self) {
+            handoff in
+            try await resolveAsyncGenerally(key, given: given, handoff: handoff, preparation: preparation)
+        }
+    }
+
+    /// ``resolveAsyncGenerally(_:arguments:preparation:)`` once the values are in `handoff` (nil: no
+    /// arguments), as `resolveGenerally(_:given:handoff:preparation:)` is for a synchronous lookup.
+    nonisolated(nonsending) mutating func resolveAsyncGenerally<Destination>(
+        _ key: RoutableService<Destination>, given: ArgumentList, handoff: ArgumentHandoff? = nil,
+        preparation: ((Destination) throws -> Void)?
+    ) async throws -> Destination {
+        guard let handoff else {
             return try await buildAsync(entry(for: key), input: nil, preparation: preparation ?? { _ in })
         }
         let entry = try entry(for: key, taking: given)
         try checkTakesArguments(entry, given: given)
-        return try await ArgumentHandoff.withAsync(given, repeat each arguments, making: Destination.self) {
-            handoff in
-            try await buildAsync(entry, arguments: handoff, preparation: preparation)
-        }
+        return try await buildAsync(entry, arguments: handoff, preparation: preparation)
     }
 
     /// Resolves the destination of a module from an async factory, configured by `configuring` before it
@@ -438,23 +450,18 @@ extension RouteRegistry {
         preparation: ((Destination) throws -> Void)?, in scope: RequestScope?, onMainActor: Bool
     ) async throws -> Destination {
         let given = ArgumentList(repeat (each Argument).self)
-        guard given.count > 0 else {
-            return try await lookupAsync(onMainActor: onMainActor) { resolver in
-                let replaced = scope.flatMap { resolver.state.creation.enterRequestScope($0) }
-                defer { resolver.state.creation.leaveRequestScope(replaced) }
-                return try await resolver.buildAsync(
-                    try resolver.entry(for: key), input: nil, preparation: preparation ?? { _ in })
-            }
-        }
-        return try await ArgumentHandoff.withAsync(given, repeat each arguments, making: Destination.self) {
-            handoff in
+        // The lookup, in `scope` when one is given, with the values in `handoff` (nil: no arguments).
+        nonisolated(nonsending) func lookup(_ handoff: ArgumentHandoff?) async throws -> Destination {
             try await lookupAsync(onMainActor: onMainActor) { resolver in
                 let replaced = scope.flatMap { resolver.state.creation.enterRequestScope($0) }
                 defer { resolver.state.creation.leaveRequestScope(replaced) }
-                let entry = try resolver.entry(for: key, taking: given)
-                try resolver.checkTakesArguments(entry, given: given)
-                return try await resolver.buildAsync(entry, arguments: handoff, preparation: preparation)
+                return try await resolver.resolveAsyncGenerally(
+                    key, given: given, handoff: handoff, preparation: preparation)
             }
+        }
+        guard given.count > 0 else { return try await lookup(nil) }
+        return try await ArgumentHandoff.withAsync(given, repeat each arguments, making: Destination.self) {
+            handoff in try await lookup(handoff)
         }
     }
 

@@ -199,7 +199,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         to key: RoutableService<Destination>, arguments: repeat each Argument,
         isolation: isolated (any Actor)? = #isolation, preparation: ((Destination) throws -> Void)? = nil
     ) throws -> Destination {
-        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+        guard ArgumentList.isEmpty(repeat (each Argument).self), preparation == nil else {
             return try makeDestinationGenerally(
                 to: key, arguments: repeat each arguments, preparation: preparation,
                 onMainActor: MainActorCheck.isMainActor(isolation))
@@ -246,7 +246,7 @@ public final class RequestScope: @unchecked Sendable, CustomStringConvertible {
         to key: RoutableService<Destination>, arguments: repeat each Argument,
         preparation: ((Destination) throws -> Void)? = nil
     ) async throws -> Destination {
-        guard ArgumentList(repeat (each Argument).self).count == 0, preparation == nil else {
+        guard ArgumentList.isEmpty(repeat (each Argument).self), preparation == nil else {
             return try await makeDestinationAsyncGenerally(
                 to: key, arguments: repeat each arguments, preparation: preparation,
                 onMainActor: MainActorCheck.isMainActor(#isolation))
